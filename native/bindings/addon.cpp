@@ -1,0 +1,74 @@
+// Module entry: per-env data, device selection and memory stats; the other sections register
+// their own exports.
+#include "bindings/napi.hpp"
+#include "core/error.hpp"
+
+namespace gpudf::js {
+
+AddonData& addon(Napi::Env env) { return *env.GetInstanceData<AddonData>(); }
+
+Device& active_device(Napi::Env env) {
+  Device* d = addon(env).device;
+  GPUDF_EXPECTS(d != nullptr, Internal, "no device selected");
+  return *d;
+}
+
+namespace {
+
+Napi::Value SelectDevice(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    DeviceSelection sel = select_device(arg_string(info, 0, "mode"));
+    addon(env).device = sel.device;
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("name", sel.device->kind() == DeviceKind::Cuda ? "cuda" : "cpu");
+    out.Set("reason", sel.reason);
+    const CudaStatus& cuda = cuda_status();
+    out.Set("cudaCompiled", cuda.compiled);
+    if (sel.device->kind() == DeviceKind::Cuda) {
+      Napi::Object gpu = Napi::Object::New(env);
+      gpu.Set("name", cuda.gpu_name);
+      gpu.Set("memoryBytes", static_cast<double>(cuda.memory_bytes));
+      out.Set("gpu", gpu);
+    }
+    return out;
+  });
+}
+
+Napi::Object stats_object(Napi::Env env, const MemoryStats& s) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("liveBytes", static_cast<double>(s.live_bytes));
+  o.Set("peakBytes", static_cast<double>(s.peak_bytes));
+  o.Set("allocations", static_cast<double>(s.live_allocations));
+  return o;
+}
+
+Napi::Value Memory(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("cpu", stats_object(env, cpu_device().stats()));
+    Device* d = addon(env).device;
+    if (d && d->kind() == DeviceKind::Cuda) out.Set("cuda", stats_object(env, d->stats()));
+    return out;
+  });
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  auto* data = new AddonData();
+  env.SetInstanceData<AddonData>(data);
+  data->column_ctor = Napi::Persistent(ColumnHandle::Define(env));
+  exports.Set("selectDevice", Napi::Function::New(env, SelectDevice, "selectDevice"));
+  exports.Set("memory", Napi::Function::New(env, Memory, "memory"));
+  init_errors(env, exports);
+  init_arrow(env, exports);
+  init_values(env, exports);
+  return exports;
+}
+
+}  // namespace
+}  // namespace gpudf::js
+
+static Napi::Object InitGpudf(Napi::Env env, Napi::Object exports) { return gpudf::js::Init(env, exports); }
+
+NODE_API_MODULE(gpudf, InitGpudf)

@@ -1,0 +1,101 @@
+#include "bindings/napi.hpp"
+#include "core/error.hpp"
+
+namespace gpudf::js {
+namespace {
+// Distinguishes our handles from any other object (N-API type tag).
+const napi_type_tag kColumnTag = {0x6770756466636f6cULL, 0x756d6e68616e646cULL};
+}  // namespace
+
+Napi::Function ColumnHandle::Define(Napi::Env env) {
+  return DefineClass(env, "ColumnHandle",
+                     {
+                         InstanceMethod("dispose", &ColumnHandle::Dispose),
+                         InstanceAccessor("disposed", &ColumnHandle::Disposed, nullptr),
+                         InstanceAccessor("typeId", &ColumnHandle::TypeId, nullptr),
+                         InstanceAccessor("length", &ColumnHandle::Length, nullptr),
+                         InstanceMethod("nullCount", &ColumnHandle::NullCount),
+                         InstanceMethod("slice", &ColumnHandle::Slice),
+                         InstanceAccessor("bytes", &ColumnHandle::Bytes, nullptr),
+                     });
+}
+
+ColumnHandle::ColumnHandle(const Napi::CallbackInfo& info) : Napi::ObjectWrap<ColumnHandle>(info) {
+  info.This().As<Napi::Object>().TypeTag(&kColumnTag);
+}
+
+ColumnHandle::~ColumnHandle() {
+  // Finalizer path (the GC's safety net): the env is still valid while finalizers run.
+  if (column_) release(Env());
+}
+
+Napi::Object ColumnHandle::Wrap(Napi::Env env, ColumnPtr column) {
+  Napi::Object obj = addon(env).column_ctor.New({});
+  Unwrap(obj)->adopt(env, std::move(column));
+  return obj;
+}
+
+const ColumnPtr& ColumnHandle::From(const Napi::Value& value) {
+  GPUDF_EXPECTS(value.IsObject() && value.As<Napi::Object>().CheckTypeTag(&kColumnTag),
+                InvalidArgument, "expected a gpudf column handle");
+  ColumnHandle* h = Unwrap(value.As<Napi::Object>());
+  GPUDF_EXPECTS(h->column_ != nullptr, Disposed, "this column was disposed");
+  return h->column_;
+}
+
+void ColumnHandle::adopt(Napi::Env env, ColumnPtr column) {
+  column_ = std::move(column);
+  // Tell V8 about the native bytes so the GC feels the pressure of large columns.
+  reported_bytes_ = static_cast<int64_t>(column_->buffer_bytes());
+  if (reported_bytes_) Napi::MemoryManagement::AdjustExternalMemory(env, reported_bytes_);
+}
+
+void ColumnHandle::release(Napi::Env env) {
+  column_.reset();
+  if (reported_bytes_) Napi::MemoryManagement::AdjustExternalMemory(env, -reported_bytes_);
+  reported_bytes_ = 0;
+}
+
+Napi::Value ColumnHandle::Dispose(const Napi::CallbackInfo& info) {
+  if (column_) release(info.Env());
+  return info.Env().Undefined();
+}
+
+Napi::Value ColumnHandle::Disposed(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), column_ == nullptr);
+}
+
+Napi::Value ColumnHandle::TypeId(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    return Napi::Number::New(info.Env(), static_cast<int32_t>(From(info.This())->type()));
+  });
+}
+
+Napi::Value ColumnHandle::Length(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    return Napi::Number::New(info.Env(), static_cast<double>(From(info.This())->size()));
+  });
+}
+
+Napi::Value ColumnHandle::NullCount(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    return Napi::Number::New(info.Env(), static_cast<double>(From(info.This())->null_count()));
+  });
+}
+
+Napi::Value ColumnHandle::Slice(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    const ColumnPtr& c = From(info.This());
+    int64_t offset = arg_int64(info, 0, "offset");
+    int64_t length = arg_int64(info, 1, "length");
+    return Wrap(info.Env(), c->slice(offset, length));
+  });
+}
+
+Napi::Value ColumnHandle::Bytes(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    return Napi::Number::New(info.Env(), static_cast<double>(From(info.This())->buffer_bytes()));
+  });
+}
+
+}  // namespace gpudf::js

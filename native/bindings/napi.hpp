@@ -1,0 +1,81 @@
+// The one place that includes napi.h. Bindings convert JS values to core views and options,
+// call the core, wrap results, and map C++ exceptions to gpudf's typed JS errors.
+#pragma once
+
+#include <napi.h>
+
+#include <map>
+#include <string>
+
+#include "core/column.hpp"
+#include "core/device.hpp"
+
+namespace gpudf::js {
+
+/// Per-environment state (worker threads get their own).
+struct AddonData {
+  Napi::FunctionReference column_ctor;
+  std::map<std::string, Napi::FunctionReference> error_ctors;  // code -> constructor
+  Device* device = nullptr;                                    // chosen by selectDevice
+};
+
+AddonData& addon(Napi::Env env);
+
+/// The active device; throws Internal when none was selected yet (the TS layer always selects).
+Device& active_device(Napi::Env env);
+
+/// A JS handle that owns a reference to a core Column. Type-tagged, so a foreign object passed
+/// where a handle is expected is a typed error, not a bad cast.
+class ColumnHandle : public Napi::ObjectWrap<ColumnHandle> {
+ public:
+  static Napi::Function Define(Napi::Env env);
+  static Napi::Object Wrap(Napi::Env env, ColumnPtr column);
+  /// The column behind a handle; ERR_DISPOSED after dispose(), ERR_INVALID_ARGUMENT for a
+  /// value that is not a handle.
+  static const ColumnPtr& From(const Napi::Value& value);
+
+  explicit ColumnHandle(const Napi::CallbackInfo& info);
+  ~ColumnHandle() override;
+
+ private:
+  void adopt(Napi::Env env, ColumnPtr column);
+  void release(Napi::Env env);
+  Napi::Value Dispose(const Napi::CallbackInfo& info);
+  Napi::Value Disposed(const Napi::CallbackInfo& info);
+  Napi::Value TypeId(const Napi::CallbackInfo& info);
+  Napi::Value Length(const Napi::CallbackInfo& info);
+  Napi::Value NullCount(const Napi::CallbackInfo& info);
+  Napi::Value Slice(const Napi::CallbackInfo& info);
+  Napi::Value Bytes(const Napi::CallbackInfo& info);
+
+  ColumnPtr column_;
+  int64_t reported_bytes_ = 0;
+};
+
+/// Runs body; converts any C++ exception into the matching typed JS error and throws it.
+template <typename F>
+Napi::Value guarded(Napi::Env env, F&& body);
+
+[[noreturn]] void throw_current_as_js(Napi::Env env);
+
+template <typename F>
+Napi::Value guarded(Napi::Env env, F&& body) {
+  try {
+    return body();
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (...) {
+    throw_current_as_js(env);
+  }
+}
+
+// Argument helpers: throw ERR_INVALID_ARGUMENT with the argument's name when the type is off.
+int64_t arg_int64(const Napi::CallbackInfo& info, size_t i, const char* name);
+std::string arg_string(const Napi::CallbackInfo& info, size_t i, const char* name);
+
+// Module sections, each registering its exports.
+void init_errors(Napi::Env env, Napi::Object exports);
+void init_arrow(Napi::Env env, Napi::Object exports);
+void init_values(Napi::Env env, Napi::Object exports);
+
+}  // namespace gpudf::js

@@ -1,0 +1,55 @@
+// Errors raised by the core. The exception's code is the API (mapped to a typed JS error in one
+// place, native/bindings/errors.cpp); the message is for people.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace gpudf {
+
+enum class ErrorCode {
+  InvalidArgument,
+  Dtype,
+  ColumnNotFound,
+  OutOfMemory,
+  Disposed,
+  DeviceUnavailable,
+  Io,
+  Internal,
+};
+
+/// The stable string form of a code, e.g. "ERR_DTYPE".
+const char* error_code_name(ErrorCode code) noexcept;
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ErrorCode code() const noexcept { return code_; }
+
+ private:
+  ErrorCode code_;
+};
+
+/// Raised when a device cannot satisfy an allocation; carries the size asked for.
+class OutOfMemoryError : public Error {
+ public:
+  OutOfMemoryError(std::size_t requested, const std::string& message)
+      : Error(ErrorCode::OutOfMemory, message), requested_(requested) {}
+  std::size_t requested_bytes() const noexcept { return requested_; }
+
+ private:
+  std::size_t requested_;
+};
+
+[[noreturn]] void fail(ErrorCode code, const std::string& message);
+
+}  // namespace gpudf
+
+/// GPUDF_EXPECTS(cond, Code, msg): throw gpudf::Error(ErrorCode::Code, msg) unless cond holds.
+#define GPUDF_EXPECTS(cond, code, msg)                        \
+  do {                                                        \
+    if (!(cond)) ::gpudf::fail(::gpudf::ErrorCode::code, msg); \
+  } while (0)
+
+#define GPUDF_FAIL(code, msg) ::gpudf::fail(::gpudf::ErrorCode::code, msg)

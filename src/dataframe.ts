@@ -1,0 +1,373 @@
+/**
+ * DataFrame: named, equal-length native columns. Verbs are immutable and return new frames that
+ * share buffers with their input (selecting and slicing copy no data).
+ */
+import { inspect } from "node:util";
+
+import * as arrow from "apache-arrow";
+
+import { columnFromArrow, columnToArrowData, isArrowTable } from "./arrow.js";
+import { columnFromValues, type ColumnValues } from "./columns.js";
+import { ensureDevice } from "./device.js";
+import { dtypeOfId, type DType } from "./dtypes.js";
+import { ColumnNotFoundError, DisposedError, InvalidArgumentError } from "./errors.js";
+import { formatFrame } from "./format.js";
+import { rowCount, sliceBounds } from "./handles.js";
+import { native, type ColumnHandle } from "./native/addon.js";
+import { HandleBox, Series } from "./series.js";
+
+/** Input accepted per column by `new DataFrame({...})`. */
+export type ColumnInput = ColumnValues | Series;
+
+let fromHandles: (names: string[], columns: ColumnHandle[]) => DataFrame;
+
+/**
+ * A table of named columns on the active device (cpu or cuda).
+ *
+ * @example
+ * import { DataFrame } from "gpudf";
+ * const df = new DataFrame({ city: ["NYC", "SF", null], fare: [12.5, 8, 30] });
+ * df.shape;   // [3, 2]
+ * df.dtypes;  // ["utf8", "float64"]
+ * console.log(df.head(2).toString());
+ */
+export class DataFrame {
+  #names: string[] = [];
+  #columns: ColumnHandle[] = [];
+  #height = 0;
+  #disposed = false;
+
+  static {
+    fromHandles = (names, columns) => {
+      const df = new DataFrame();
+      df.#names = names;
+      df.#columns = columns;
+      df.#height = columns[0]?.length ?? 0;
+      return df;
+    };
+  }
+
+  /**
+   * @param columns column name -> values. JS arrays are inferred (number -> float64,
+   *   bigint -> int64, string -> utf8, boolean -> bool, Date -> timestamp[ms], null/undefined ->
+   *   null); typed arrays keep their type; a Series is shared, not copied.
+   */
+  constructor(columns?: Record<string, ColumnInput>) {
+    if (columns === undefined) return;
+    if (columns === null || typeof columns !== "object" || Array.isArray(columns)) {
+      throw new InvalidArgumentError("new DataFrame() expects an object mapping names to column values");
+    }
+    const names = Object.keys(columns);
+    const handles: ColumnHandle[] = [];
+    try {
+      for (const name of names) {
+        const input = columns[name] as ColumnInput;
+        handles.push(input instanceof Series ? input.shareHandle() : columnFromValues(input));
+      }
+      const lengths = new Set(handles.map((h) => h.length));
+      if (lengths.size > 1) {
+        const detail = names.map((n, i) => `${n}: ${handles[i]?.length}`).join(", ");
+        throw new InvalidArgumentError(`all columns must have the same length (${detail})`);
+      }
+    } catch (err) {
+      for (const h of handles) h.dispose();
+      throw err;
+    }
+    this.#names = names;
+    this.#columns = handles;
+    this.#height = handles[0]?.length ?? 0;
+  }
+
+  /**
+   * A frame from row objects; columns in order of first appearance, missing keys are null.
+   *
+   * @example
+   * DataFrame.fromRecords([{ a: 1, b: "x" }, { a: 2 }]).toRecords(); // [{a:1,b:"x"},{a:2,b:null}]
+   */
+  static fromRecords(rows: readonly Record<string, unknown>[]): DataFrame {
+    if (!Array.isArray(rows)) throw new InvalidArgumentError("fromRecords expects an array of objects");
+    const names: string[] = [];
+    const seen = new Set<string>();
+    for (const row of rows) {
+      if (row === null || typeof row !== "object") throw new InvalidArgumentError("fromRecords expects an array of objects");
+      for (const key of Object.keys(row)) {
+        if (!seen.has(key)) {
+          seen.add(key);
+          names.push(key);
+        }
+      }
+    }
+    const columns: Record<string, unknown[]> = {};
+    for (const name of names) columns[name] = rows.map((row) => (name in row ? row[name] : null));
+    return new DataFrame(columns);
+  }
+
+  /**
+   * A frame from an apache-arrow Table (any copy of apache-arrow: recognised by shape).
+   * Record batches are concatenated, slices honoured, dictionaries decoded, date64 becomes
+   * timestamp[ms]. Unsupported Arrow types throw DtypeError.
+   *
+   * @example
+   * import { tableFromArrays } from "apache-arrow";
+   * const df = DataFrame.fromArrow(tableFromArrays({ a: Int32Array.from([1, 2]) }));
+   */
+  static fromArrow(table: unknown): DataFrame {
+    if (!isArrowTable(table)) throw new InvalidArgumentError("fromArrow expects an apache-arrow Table");
+    ensureDevice();
+    const names: string[] = [];
+    const handles: ColumnHandle[] = [];
+    try {
+      table.schema.fields.forEach((field, i) => {
+        const vector = table.getChildAt(i);
+        const { handle } = columnFromArrow(field.type, vector ? vector.data : []);
+        names.push(field.name);
+        handles.push(handle);
+      });
+      checkUnique(names);
+    } catch (err) {
+      for (const h of handles) h.dispose();
+      throw err;
+    }
+    return fromHandles(names, handles);
+  }
+
+  #live(): ColumnHandle[] {
+    if (this.#disposed) throw new DisposedError("this DataFrame was disposed");
+    return this.#columns;
+  }
+
+  #index(name: string): number {
+    this.#live();
+    const i = this.#names.indexOf(name);
+    if (i < 0) {
+      throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${this.#names.join(", ")}`);
+    }
+    return i;
+  }
+
+  /** A frame of these columns (shared buffers), under the given names. */
+  #derive(names: string[], handles: ColumnHandle[]): DataFrame {
+    return fromHandles(
+      names,
+      handles.map((h) => h.slice(0, h.length)),
+    );
+  }
+
+  /** [height, width]. */
+  get shape(): [number, number] {
+    this.#live();
+    return [this.#height, this.#names.length];
+  }
+
+  /** Number of rows. */
+  get height(): number {
+    this.#live();
+    return this.#height;
+  }
+
+  /** Number of columns. */
+  get width(): number {
+    this.#live();
+    return this.#names.length;
+  }
+
+  /** Column names in order. */
+  get columns(): string[] {
+    this.#live();
+    return [...this.#names];
+  }
+
+  /** Dtype of each column, in order. */
+  get dtypes(): DType[] {
+    return this.#live().map((h) => dtypeOfId(h.typeId));
+  }
+
+  /** Column name -> dtype. */
+  get schema(): Record<string, DType> {
+    const dtypes = this.dtypes;
+    return Object.fromEntries(this.#names.map((n, i) => [n, dtypes[i] as DType]));
+  }
+
+  /** True after dispose(). */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /**
+   * The named columns, in the order given.
+   *
+   * @example
+   * df.select("a", "b"); df.select(["a", "b"]);
+   */
+  select(...names: (string | readonly string[])[]): DataFrame {
+    const wanted = names.flat() as string[];
+    checkUnique(wanted);
+    const idx = wanted.map((n) => this.#index(n));
+    return this.#derive(wanted, idx.map((i) => this.#columns[i] as ColumnHandle));
+  }
+
+  /**
+   * Every column but the named ones.
+   *
+   * @example
+   * df.drop("tmp");
+   */
+  drop(...names: (string | readonly string[])[]): DataFrame {
+    const gone = new Set((names.flat() as string[]).map((n) => this.#names[this.#index(n)]));
+    const keep = this.#names.filter((n) => !gone.has(n));
+    return this.#derive(keep, keep.map((n) => this.#columns[this.#names.indexOf(n)] as ColumnHandle));
+  }
+
+  /**
+   * Renames columns by an { old: new } mapping.
+   *
+   * @example
+   * df.rename({ fare: "fare_usd" });
+   */
+  rename(mapping: Record<string, string>): DataFrame {
+    this.#live();
+    for (const [from, to] of Object.entries(mapping)) {
+      this.#index(from);
+      if (typeof to !== "string") throw new InvalidArgumentError(`new name for "${from}" must be a string`);
+    }
+    const names = this.#names.map((n) => (Object.hasOwn(mapping, n) ? (mapping[n] as string) : n));
+    checkUnique(names);
+    return this.#derive(names, this.#columns);
+  }
+
+  /**
+   * One column as a Series (sharing the buffers; it stays valid after this frame is disposed).
+   *
+   * @example
+   * df.getColumn("fare").toArray();
+   */
+  getColumn(name: string): Series {
+    const h = this.#columns[this.#index(name)] as ColumnHandle;
+    return new Series(name, new HandleBox(h.slice(0, h.length)));
+  }
+
+  /**
+   * A frame with `series` replacing the column of the same name (in place) or appended.
+   *
+   * @example
+   * df.withColumn(new Series("flag", [true, false, true]));
+   */
+  withColumn(series: Series): DataFrame {
+    this.#live();
+    if (!(series instanceof Series)) throw new InvalidArgumentError("withColumn expects a Series");
+    if (this.#names.length > 0 && series.length !== this.#height) {
+      throw new InvalidArgumentError(`Series "${series.name}" has ${series.length} rows; the frame has ${this.#height}`);
+    }
+    const names = [...this.#names];
+    const handles = this.#columns.map((h) => h.slice(0, h.length));
+    const incoming = series.shareHandle();
+    const at = names.indexOf(series.name);
+    if (at >= 0) {
+      (handles[at] as ColumnHandle).dispose();
+      handles[at] = incoming;
+    } else {
+      names.push(series.name);
+      handles.push(incoming);
+    }
+    return fromHandles(names, handles);
+  }
+
+  /**
+   * Rows [offset, offset + length); a negative offset counts from the end; clamped to the
+   * frame. O(1): the result shares this frame's buffers.
+   *
+   * @example
+   * df.slice(10, 5); df.slice(-3);
+   */
+  slice(offset: number, length?: number): DataFrame {
+    this.#live();
+    const [start, end] = sliceBounds(this.#height, offset, length);
+    const out = fromHandles(
+      [...this.#names],
+      this.#columns.map((h) => h.slice(start, end - start)),
+    );
+    return out;
+  }
+
+  /** The first n rows (all when n > height). */
+  head(n = 5): DataFrame {
+    this.#live();
+    return this.slice(0, rowCount(n));
+  }
+
+  /** The last n rows (all when n > height). */
+  tail(n = 5): DataFrame {
+    this.#live();
+    const k = Math.min(rowCount(n), this.#height);
+    return this.slice(this.#height - k, k);
+  }
+
+  /**
+   * Rows as plain objects; values as Series.toArray gives them.
+   *
+   * @example
+   * new DataFrame({ a: [1, 2] }).toRecords(); // [{ a: 1 }, { a: 2 }]
+   */
+  toRecords(): Record<string, unknown>[] {
+    return native.toRecords(this.#names, this.#live(), 0, this.#height);
+  }
+
+  /**
+   * An apache-arrow Table built straight from the native buffers (no IPC round trip).
+   *
+   * @example
+   * const table = df.toArrow();
+   */
+  toArrow(): arrow.Table {
+    const handles = this.#live();
+    const vectors: Record<string, arrow.Vector> = {};
+    handles.forEach((h, i) => {
+      vectors[this.#names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
+    });
+    return new arrow.Table(vectors);
+  }
+
+  /** Frees this frame's native buffers now (those not shared with a live frame or series). Idempotent. */
+  dispose(): void {
+    if (this.#disposed) return;
+    for (const h of this.#columns) h.dispose();
+    this.#columns = [];
+    this.#disposed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  /** A boxed table with shape and dtypes; frames over 10 rows or 8 columns are truncated. */
+  toString(): string {
+    const handles = this.#live();
+    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) =>
+      handles.map((h) => native.toValues(h, start, count)),
+    );
+  }
+
+  [inspect.custom](): string {
+    return this.#disposed ? "DataFrame (disposed)" : this.toString();
+  }
+}
+
+function checkUnique(names: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (typeof n !== "string") throw new InvalidArgumentError("column names must be strings");
+    if (seen.has(n)) throw new InvalidArgumentError(`duplicate column name "${n}"`);
+    seen.add(n);
+  }
+}
+
+/**
+ * A DataFrame from an apache-arrow Table (see DataFrame.fromArrow).
+ *
+ * @example
+ * import { fromArrow } from "gpudf";
+ * const df = fromArrow(arrowTable);
+ */
+export function fromArrow(table: unknown): DataFrame {
+  return DataFrame.fromArrow(table);
+}

@@ -1,0 +1,160 @@
+/**
+ * Dtypes: the one place that maps gpudf's dtype strings to native type ids and Arrow types.
+ * The ids are the native TypeId values (native/core/types.hpp); change both together.
+ */
+import * as arrow from "apache-arrow";
+
+import { DtypeError } from "./errors.js";
+
+/** Every dtype gpudf stores. */
+export const DTYPES = [
+  "bool",
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+  "float32",
+  "float64",
+  "utf8",
+  "large_utf8",
+  "date32",
+  "timestamp[s]",
+  "timestamp[ms]",
+  "timestamp[us]",
+  "timestamp[ns]",
+] as const;
+
+/** A column's logical type, e.g. `"int32"`, `"utf8"`, `"timestamp[ms]"`. */
+export type DType = (typeof DTYPES)[number];
+
+/** True when `value` names a gpudf dtype. */
+export function isDType(value: unknown): value is DType {
+  return typeof value === "string" && (DTYPES as readonly string[]).includes(value);
+}
+
+/** The native type id of a dtype. */
+export function typeIdOf(dtype: DType): number {
+  return DTYPES.indexOf(dtype);
+}
+
+/** The dtype of a native type id. */
+export function dtypeOfId(id: number): DType {
+  const d = DTYPES[id];
+  if (d === undefined) throw new DtypeError(`unknown native type id ${id}`);
+  return d;
+}
+
+/** Validates a user-supplied dtype string. */
+export function parseDType(value: unknown): DType {
+  if (!isDType(value)) {
+    throw new DtypeError(`unknown dtype ${JSON.stringify(value)}; expected one of ${DTYPES.join(", ")}`);
+  }
+  return value;
+}
+
+// Arrow's Type enum values. Read from `type.typeId`, never by instanceof, so tables made by
+// another copy of apache-arrow are understood too.
+const A_INT = 2;
+const A_FLOAT = 3;
+const A_UTF8 = 5;
+const A_BOOL = 6;
+const A_DATE = 8;
+const A_TIMESTAMP = 10;
+const A_LARGE_UTF8 = 20;
+const A_DICTIONARY = -1;
+
+/** The structural view of an Arrow DataType that gpudf reads. */
+export interface ArrowTypeLike {
+  typeId: number;
+  bitWidth?: number;
+  isSigned?: boolean;
+  precision?: number;
+  unit?: number;
+  dictionary?: ArrowTypeLike;
+  indices?: ArrowTypeLike;
+  toString?(): string;
+}
+
+const TIME_UNITS: readonly DType[] = ["timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]"];
+
+/** The dtype an Arrow type is stored as; DtypeError when gpudf does not support it. */
+export function dtypeFromArrow(type: ArrowTypeLike): DType {
+  switch (type.typeId) {
+    case A_BOOL:
+      return "bool";
+    case A_INT: {
+      const bits = type.bitWidth;
+      const name = `${type.isSigned ? "int" : "uint"}${bits}`;
+      if (isDType(name)) return name;
+      break;
+    }
+    case A_FLOAT:
+      if (type.precision === 1) return "float32";
+      if (type.precision === 2) return "float64";
+      break;
+    case A_UTF8:
+      return "utf8";
+    case A_LARGE_UTF8:
+      return "large_utf8";
+    case A_DATE:
+      // date64 (milliseconds) has no gpudf twin; its values are exactly timestamp[ms].
+      return type.unit === 0 ? "date32" : "timestamp[ms]";
+    case A_TIMESTAMP: {
+      const d = TIME_UNITS[type.unit ?? -1];
+      if (d) return d;
+      break;
+    }
+    case A_DICTIONARY:
+      if (type.dictionary) return dtypeFromArrow(type.dictionary);
+      break;
+  }
+  throw new DtypeError(`unsupported Arrow type ${String(type.toString?.() ?? type.typeId)}`);
+}
+
+/** True for Arrow dictionary types. */
+export function isArrowDictionary(type: ArrowTypeLike): boolean {
+  return type.typeId === A_DICTIONARY;
+}
+
+/** The apache-arrow type gpudf exports a dtype as. */
+export function arrowTypeOf(dtype: DType): arrow.DataType {
+  switch (dtype) {
+    case "bool": return new arrow.Bool();
+    case "int8": return new arrow.Int8();
+    case "int16": return new arrow.Int16();
+    case "int32": return new arrow.Int32();
+    case "int64": return new arrow.Int64();
+    case "uint8": return new arrow.Uint8();
+    case "uint16": return new arrow.Uint16();
+    case "uint32": return new arrow.Uint32();
+    case "uint64": return new arrow.Uint64();
+    case "float32": return new arrow.Float32();
+    case "float64": return new arrow.Float64();
+    case "utf8": return new arrow.Utf8();
+    case "large_utf8": return new arrow.LargeUtf8();
+    case "date32": return new arrow.DateDay();
+    case "timestamp[s]": return new arrow.TimestampSecond();
+    case "timestamp[ms]": return new arrow.TimestampMillisecond();
+    case "timestamp[us]": return new arrow.TimestampMicrosecond();
+    case "timestamp[ns]": return new arrow.TimestampNanosecond();
+  }
+}
+
+/** The dtype a TypedArray holds (typed arrays keep their type), or undefined. */
+export function dtypeOfTypedArray(values: unknown): DType | undefined {
+  if (values instanceof Float64Array) return "float64";
+  if (values instanceof Float32Array) return "float32";
+  if (values instanceof Int8Array) return "int8";
+  if (values instanceof Int16Array) return "int16";
+  if (values instanceof Int32Array) return "int32";
+  if (values instanceof BigInt64Array) return "int64";
+  if (values instanceof Uint8Array || values instanceof Uint8ClampedArray) return "uint8";
+  if (values instanceof Uint16Array) return "uint16";
+  if (values instanceof Uint32Array) return "uint32";
+  if (values instanceof BigUint64Array) return "uint64";
+  return undefined;
+}

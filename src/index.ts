@@ -1,0 +1,24 @@
+/**
+ * gpudf: GPU-accelerated dataframes for Node.js over a native C++/CUDA core.
+ *
+ * @example
+ * import { DataFrame, device } from "gpudf";
+ * const df = new DataFrame({ a: [1, 2, 3], s: ["x", null, "z"] });
+ * console.log(device().name, df.toString());
+ */
+export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
+export { Series } from "./series.js";
+export { device, memory, type DeviceInfo, type MemoryStats } from "./device.js";
+export { DTYPES, type DType } from "./dtypes.js";
+export type { ColumnValues } from "./columns.js";
+export {
+  GpudfError,
+  ColumnNotFoundError,
+  DtypeError,
+  InvalidArgumentError,
+  OutOfMemoryError,
+  DisposedError,
+  DeviceUnavailableError,
+  IoError,
+  InternalError,
+} from "./errors.js";

@@ -1,0 +1,89 @@
+/**
+ * The only module that touches the native addon: loading it, and the hand-written type of its
+ * exports. Everything here takes fully resolved, positional arguments.
+ */
+import { createRequire } from "node:module";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+import { ERROR_CLASSES, InternalError } from "../errors.js";
+
+/** A native column: shared, ref-counted buffers on one device. */
+export interface ColumnHandle {
+  readonly typeId: number;
+  readonly length: number;
+  readonly disposed: boolean;
+  /** Bytes of the buffers this column references. */
+  readonly bytes: number;
+  nullCount(): number;
+  /** O(1): a new handle sharing these buffers. */
+  slice(offset: number, length: number): ColumnHandle;
+  dispose(): void;
+}
+
+/** One Arrow chunk as passed to importArrow (buffers read in place). */
+export interface NativeArrowChunk {
+  length: number;
+  offset: number;
+  validity: Uint8Array | null;
+  offsets: ArrayBufferView | null;
+  values: ArrayBufferView | null;
+  dictionary?: { indexType: number; chunks: NativeArrowChunk[] };
+}
+
+export interface NativeArrowExport {
+  length: number;
+  nullCount: number;
+  validity: ArrayBuffer | null;
+  offsets: ArrayBuffer | null;
+  values: ArrayBuffer;
+}
+
+export interface NativeDeviceInfo {
+  name: "cpu" | "cuda";
+  reason: string;
+  cudaCompiled: boolean;
+  gpu?: { name: string; memoryBytes: number };
+}
+
+export interface NativeMemoryStats {
+  liveBytes: number;
+  peakBytes: number;
+  allocations: number;
+}
+
+export interface NativeAddon {
+  registerErrors(classes: Record<string, new (message: string) => Error>): void;
+  selectDevice(mode: string): NativeDeviceInfo;
+  memory(): { cpu: NativeMemoryStats; cuda?: NativeMemoryStats };
+  importArrow(typeId: number, chunks: NativeArrowChunk[]): ColumnHandle;
+  exportArrow(column: ColumnHandle): NativeArrowExport;
+  /** typeId -1: infer from the values. */
+  fromValues(values: unknown[], typeId: number): ColumnHandle;
+  toValues(column: ColumnHandle, start: number, count: number): unknown[];
+  toRecords(names: string[], columns: ColumnHandle[], start: number, count: number): Record<string, unknown>[];
+}
+
+function findAddon(): string {
+  // src/native/addon.ts and dist/native/addon.js both sit two levels below the package root.
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const candidates = [join(root, "build", "Release", "gpudf.node"), join(root, "build", "Debug", "gpudf.node")];
+  const found = candidates.find((p) => existsSync(p));
+  if (!found) {
+    throw new InternalError(
+      `gpudf's native addon is not built (looked for ${candidates.join(", ")}); run \`npm run build:native\``,
+    );
+  }
+  return found;
+}
+
+function load(): NativeAddon {
+  const require = createRequire(import.meta.url);
+  const addon = require(findAddon()) as NativeAddon;
+  addon.registerErrors(ERROR_CLASSES);
+  return addon;
+}
+
+/** The loaded addon (loaded once, at import). */
+export const native: NativeAddon = load();
