@@ -97,8 +97,9 @@ export class DataFrame {
         }
       }
     }
-    const columns: Record<string, unknown[]> = {};
-    for (const name of names) columns[name] = rows.map((row) => (name in row ? row[name] : null));
+    // Own keys only, into a null-prototype object: "__proto__" and "constructor" are columns too.
+    const columns: Record<string, unknown[]> = Object.create(null) as Record<string, unknown[]>;
+    for (const name of names) columns[name] = rows.map((row) => (Object.hasOwn(row, name) ? row[name] : null));
     return new DataFrame(columns);
   }
 

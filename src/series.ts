@@ -35,16 +35,24 @@ export class Series {
 
   /**
    * @param name   the column name
-   * @param values a JS array (dtype inferred as in DataFrame), a typed array (keeps its type)
+   * @param values a JS array (dtype inferred as in DataFrame), a typed array (keeps its type),
+   *   or another Series (shared, not copied)
    * @param dtype  convert the values to this dtype
    */
-  constructor(name: string, values: ColumnValues | HandleBox, dtype?: DType) {
+  constructor(name: string, values: ColumnValues | Series | HandleBox, dtype?: DType) {
     if (typeof name !== "string") throw new InvalidArgumentError("a Series name must be a string");
     this.#name = name;
-    this.#handle =
-      values instanceof HandleBox
-        ? values.handle
-        : columnFromValues(values, dtype === undefined ? undefined : parseDType(dtype));
+    if (values instanceof HandleBox) {
+      this.#handle = values.handle;
+    } else if (values instanceof Series) {
+      // Shares the other series' buffers; a dtype that differs converts through JS values.
+      this.#handle =
+        dtype === undefined || parseDType(dtype) === values.dtype
+          ? values.shareHandle()
+          : columnFromValues(values.toArray(), dtype);
+    } else {
+      this.#handle = columnFromValues(values, dtype === undefined ? undefined : parseDType(dtype));
+    }
   }
 
   #live(): ColumnHandle {

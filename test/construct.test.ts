@@ -1,7 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { DataFrame, DtypeError, GpudfError, InvalidArgumentError, Series } from "../src/index.js";
 import type { DType } from "../src/index.js";
-import { I64_MAX, I64_MIN, LONG_STRING, NON_ASCII, SMALL_LENGTHS, U64_MAX, diffValues } from "./helpers.js";
+import {
+  I64_MAX,
+  I64_MIN,
+  LONG_STRING,
+  NON_ASCII,
+  SMALL_LENGTHS,
+  U64_MAX,
+  arrowTypeFor,
+  diffValues,
+  rawColumn,
+  rawValues,
+  typeSignature,
+} from "./helpers.js";
 
 function thrown(fn: () => unknown): unknown {
   try {
@@ -320,6 +332,25 @@ describe("Series constructor with an explicit dtype", () => {
   });
 });
 
+describe("Series with an explicit dtype across the length matrix (edge values, some nulls)", () => {
+  const dts: DType[] = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64", "utf8", "large_utf8"];
+  for (const dt of dts) {
+    it(`${dt}: JS values -> toArray and toArrow exact`, () => {
+      for (const n of [...SMALL_LENGTHS, 1000]) {
+        const raw = rawColumn(dt, n, "some");
+        const s = new Series("v", raw, dt);
+        expect(s.dtype).toBe(dt);
+        expect(s.length).toBe(n);
+        expect(s.nullCount).toBe(raw.filter((v) => v === null).length);
+        expect(diffValues(s.toArray(), raw), `${dt} length ${n} toArray`).toBeNull();
+        const v = s.toArrow();
+        expect(typeSignature(v.type)).toBe(typeSignature(arrowTypeFor(dt)));
+        expect(diffValues(rawValues(v), raw), `${dt} length ${n} toArrow`).toBeNull();
+      }
+    });
+  }
+});
+
 describe("DataFrame.fromRecords", () => {
   it("columns in order of first appearance; missing keys are null", () => {
     const df = DataFrame.fromRecords([{ a: 1, b: "x" }, { b: "y", c: true }, { d: 5n, a: 3 }]);
@@ -351,6 +382,15 @@ describe("DataFrame.fromRecords", () => {
 
   it("mixed kinds across rows -> DtypeError", () => {
     expectError(() => DataFrame.fromRecords([{ a: 1 }, { a: "x" }]), DtypeError, "ERR_DTYPE");
+  });
+
+  it('keys that are Object.prototype names ("__proto__", "constructor") are ordinary columns', () => {
+    const rows = [JSON.parse('{"__proto__": 1, "b": 2}') as Record<string, unknown>, { constructor: 3, b: 4 } as Record<string, unknown>];
+    expect(Object.keys(rows[0]!)).toEqual(["__proto__", "b"]);
+    const df = DataFrame.fromRecords(rows);
+    expect(df.columns).toEqual(["__proto__", "b", "constructor"]);
+    expect(df.getColumn("__proto__").toArray()).toEqual([1, null]);
+    expect(df.getColumn("constructor").toArray()).toEqual([null, 3]);
   });
 
   it("no rows -> 0x0 frame", () => {

@@ -4,6 +4,7 @@ import { ColumnNotFoundError, DataFrame, GpudfError, InvalidArgumentError, Serie
 import type { DType } from "../src/index.js";
 import {
   ALL_DTYPES,
+  LENGTHS,
   type Raw,
   SMALL_LENGTHS,
   arrowTypeFor,
@@ -311,6 +312,32 @@ describe("slicing then toArrow keeps exact values (offsets not a multiple of 8)"
   });
 });
 
+describe("head / tail / slice across the length matrix, every dtype", () => {
+  for (const n of LENGTHS) {
+    it(`length ${n}: slice(3, n), head(n - 2), tail(n - 3), slice(-min(5, n)) keep exact values`, { timeout: 120_000 }, () => {
+      const df = fromArrow(makeArrowTable(n, "some"));
+      const want = Object.fromEntries(ALL_DTYPES.map((dt) => [dt, rawColumn(dt, n, "some")]));
+      const cases: [string, DataFrame, number, number][] = [
+        ["slice(3, n)", df.slice(3, n), Math.min(3, n), n],
+        ["head(n - 2)", df.head(Math.max(0, n - 2)), 0, Math.max(0, n - 2)],
+        ["tail(n - 3)", df.tail(Math.max(0, n - 3)), Math.min(3, n), n],
+        ["slice(-min(5, n))", df.slice(-Math.min(5, n)), Math.max(0, n - 5), n],
+      ];
+      for (const [what, part, lo, hi] of cases) {
+        expect(part.shape, what).toEqual([hi - lo, ALL_DTYPES.length]);
+        const out = part.toArrow();
+        ALL_DTYPES.forEach((dt, i) => {
+          const vec = out.getChildAt(i)!;
+          const exp = want[dt]!.slice(lo, hi);
+          expect(diffValues(rawValues(vec), exp), `${what} ${dt}`).toBeNull();
+          expect(vec.nullCount, `${what} ${dt} nullCount`).toBe(exp.filter((v) => v === null).length);
+          expect(part.getColumn(dt).nullCount, `${what} ${dt} Series.nullCount`).toBe(exp.filter((v) => v === null).length);
+        });
+      }
+    });
+  }
+});
+
 describe("toRecords", () => {
   it("exact JS values per dtype (bigint for 64-bit ints, Date for temporal, null for nulls)", () => {
     const df = fromArrow(makeArrowTable(65, "some", ALL_DTYPES, { dateSafe: true }));
@@ -352,6 +379,16 @@ describe("toRecords", () => {
     const want: Raw[] = rawColumn("float64", 7, "none");
     expect(diffValues(recs.map((r) => r.float64), want)).toBeNull();
     expect(diffValues(recs.map((r) => r.float32), rawColumn("float32", 7, "none"))).toBeNull();
+  });
+
+  it('columns named "__proto__" / "constructor" appear as own keys of every record', () => {
+    const df = new DataFrame({ a: [1, 2] }).withColumn(new Series("__proto__", ["x", "y"])).withColumn(new Series("constructor", [true, null]));
+    expect(df.columns).toEqual(["a", "__proto__", "constructor"]);
+    const recs = df.toRecords();
+    expect(Object.keys(recs[0]!)).toEqual(["a", "__proto__", "constructor"]);
+    expect(Object.getOwnPropertyDescriptor(recs[1]!, "__proto__")?.value).toBe("y");
+    expect(Object.getOwnPropertyDescriptor(recs[1]!, "constructor")?.value).toBeNull();
+    expect(Object.keys(df.schema)).toEqual(["a", "__proto__", "constructor"]);
   });
 
   it("a height-0 frame gives []; a width-0 frame gives []", () => {

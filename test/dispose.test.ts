@@ -1,6 +1,11 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DataFrame, DisposedError, GpudfError, Series, fromArrow } from "../src/index.js";
-import { activeMemory, diffValues, makeArrowTable } from "./helpers.js";
+import { ALL_DTYPES, activeMemory, diffValues, makeArrowTable, rawColumn, rawValues } from "./helpers.js";
 
 const N = 1_000_000;
 const BYTES = 8 * N;
@@ -247,5 +252,64 @@ describe("dispose", () => {
     s.dispose();
     expect(df.getColumn("x").toArray()).toEqual([1n, 2n]);
     df.dispose();
+  });
+});
+
+describe("results outlive the frames they came from", () => {
+  it("a Table from toArrow and a Vector from Series.toArrow stay valid after dispose", () => {
+    const df = fromArrow(makeArrowTable(100, "some"));
+    const t = df.toArrow();
+    const s = df.getColumn("utf8");
+    const v = s.toArrow();
+    df.dispose();
+    s.dispose();
+    // Churn the allocator so that freed native memory would be reused.
+    for (let k = 0; k < 20; k++) new DataFrame({ x: Array.from({ length: 100_000 }, (_, i) => i + k) }).dispose();
+    for (const dt of ALL_DTYPES) {
+      expect(diffValues(rawValues(t.getChild(dt)!), rawColumn(dt, 100, "some")), dt).toBeNull();
+    }
+    expect(diffValues(rawValues(v), rawColumn("utf8", 100, "some"))).toBeNull();
+  });
+
+  it("a frame from fromArrow stays valid after the arrow Table is garbage collected", { timeout: 120_000 }, () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const dir = mkdtempSync(join(tmpdir(), "gpudf-gc-test-"));
+    try {
+      const file = join(dir, "gc.mts");
+      writeFileSync(
+        file,
+        `const g = await import(${JSON.stringify(pathToFileURL(join(root, "src", "index.ts")).href)});
+const H = await import(${JSON.stringify(pathToFileURL(join(root, "test", "helpers.ts")).href)});
+const gc = (globalThis as any).gc as () => void;
+function make() { return g.fromArrow(H.makeArrowTable(10_000, "some")); }
+const df = make();
+gc(); gc();
+const junk: Float64Array[] = [];
+for (let k = 0; k < 100; k++) junk.push(new Float64Array(100_000).fill(k));
+await new Promise((r) => setTimeout(r, 20));
+gc();
+const out = df.toArrow();
+const bad: string[] = [];
+for (const dt of H.ALL_DTYPES) {
+  const d = H.diffValues(H.rawValues(out.getChild(dt)), H.rawColumn(dt, 10_000, "some"));
+  if (d) bad.push(dt + ": " + d);
+}
+process.stdout.write("@@JSON@@" + JSON.stringify({ bad, junk: junk.length }) + "\\n");
+`,
+      );
+      const r = spawnSync(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), file], {
+        cwd: root,
+        env: { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc`.trim() },
+        encoding: "utf8",
+        timeout: 110_000,
+      });
+      const info = `status=${r.status} signal=${r.signal}\n${r.stdout}\n${r.stderr}`;
+      expect(r.status, info).toBe(0);
+      const line = r.stdout.split("\n").find((l) => l.startsWith("@@JSON@@"));
+      expect(line, info).toBeDefined();
+      expect(JSON.parse(line!.slice(8)).bad).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

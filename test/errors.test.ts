@@ -13,7 +13,7 @@ import {
   fromArrow,
 } from "../src/index.js";
 import { Field, Int32, List, Table, vectorFromArray } from "apache-arrow";
-import { diffValues } from "./helpers.js";
+import { activeMemory, diffValues, makeArrowVector, rawColumn } from "./helpers.js";
 
 type AnyErrorClass = new (...args: never[]) => GpudfError;
 
@@ -178,5 +178,31 @@ describe("errors raised by the library, and the frame is intact afterwards", () 
     const s = new Series("x", [1]);
     s.dispose();
     expectTyped(caught(() => s.toArray()), DisposedError as AnyErrorClass, "DisposedError", "ERR_DISPOSED");
+  });
+});
+
+describe("failed calls do not leak native memory", () => {
+  it("liveBytes is unchanged after constructions that fail part-way", () => {
+    const n = 100_000;
+    const mixed: unknown[] = Array.from({ length: n }, (_, i) => i);
+    mixed.push("x");
+    const nonIntegral: number[] = Array.from({ length: n }, (_, i) => i);
+    nonIntegral.push(1.5);
+    const big = Array.from({ length: n }, (_, i) => i * 0.5);
+    const table = new Table({
+      a: makeArrowVector("float64", rawColumn("float64", n, "some")),
+      l: vectorFromArray(
+        Array.from({ length: n }, () => [1]),
+        new List(new Field("item", new Int32(), true)),
+      ),
+    });
+    const before = activeMemory().liveBytes;
+    for (let k = 0; k < 3; k++) {
+      expect(caught(() => new Series("x", mixed as never))).toBeInstanceOf(DtypeError);
+      expect(caught(() => new Series("x", nonIntegral, "int32"))).toBeInstanceOf(InvalidArgumentError);
+      expect(caught(() => new DataFrame({ a: big, b: [1] }))).toBeInstanceOf(InvalidArgumentError);
+      expect(caught(() => fromArrow(table))).toBeInstanceOf(DtypeError);
+    }
+    expect(activeMemory().liveBytes).toBeLessThanOrEqual(before);
   });
 });

@@ -259,7 +259,11 @@ Napi::Value ToValues(const Napi::CallbackInfo& info) {
 struct RecordSink {
   Napi::Array& rows;
   Napi::String name;
-  void Set(uint32_t i, Napi::Value value) { rows.Get(i).As<Napi::Object>().Set(name, value); }
+  // Defined as own data properties, so a column named "__proto__" is a key, not a prototype.
+  void Set(uint32_t i, Napi::Value value) {
+    rows.Get(i).As<Napi::Object>().DefineProperty(
+        Napi::PropertyDescriptor::Value(name, value, napi_default_jsproperty));
+  }
 };
 
 // toRecords(names, handles, start, count) -> array of row objects

@@ -49,7 +49,8 @@ void ThreadPool::parallel_for(int64_t n, int64_t grain,
     fn(0, n);
     return;
   }
-  int64_t step = (n + chunks - 1) / chunks;
+  int64_t step = std::max(grain, (n + chunks - 1) / chunks);
+  chunks = (n + step - 1) / step;
   std::atomic<int64_t> next{0};
   int64_t helpers_done = 0;
   std::exception_ptr error;

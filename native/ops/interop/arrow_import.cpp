@@ -164,7 +164,8 @@ ColumnPtr import_arrow(Device& target, TypeId type, const std::vector<ArrowChunk
       if (is_string(type)) {
         const ColumnView dict = c.dictionary->view();
         for (int64_t k : plan.indices[i])
-          if (k >= 0 && dict.is_valid(k)) plan.string_bytes += string_span(type, dict.offsets, k, k + 1);
+          if (k >= 0 && dict.is_valid(k))
+            plan.string_bytes += string_span(type, dict.offsets + dict.offset * offset_width(type), k, k + 1);
       }
       continue;
     }
