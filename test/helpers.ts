@@ -34,32 +34,13 @@ import {
   Vector,
   makeVector,
 } from "apache-arrow";
-import { device, memory } from "../src/index.js";
+import { DTYPES, device, memory } from "../src/index.js";
 import type { DType } from "../src/index.js";
 
 export type Raw = number | bigint | boolean | string | null;
 export type NullPattern = "none" | "some" | "all";
 
-export const ALL_DTYPES: readonly DType[] = [
-  "bool",
-  "int8",
-  "int16",
-  "int32",
-  "int64",
-  "uint8",
-  "uint16",
-  "uint32",
-  "uint64",
-  "float32",
-  "float64",
-  "utf8",
-  "large_utf8",
-  "date32",
-  "timestamp[s]",
-  "timestamp[ms]",
-  "timestamp[us]",
-  "timestamp[ns]",
-];
+export const ALL_DTYPES: readonly DType[] = DTYPES;
 
 /** Lengths every op must handle: empty, around the 32/64 bit-word edges, and multi-block. */
 export const LENGTHS: readonly number[] = [0, 1, 31, 32, 33, 64, 65, 100_003];
