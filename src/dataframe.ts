@@ -12,6 +12,8 @@ import { ensureDevice } from "./device.js";
 import { dtypeOfId, type DType } from "./dtypes.js";
 import { ColumnNotFoundError, DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
+import { writeIPC, type WriteIPCOptions } from "./io/ipc.js";
+import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { HandleBox, Series } from "./series.js";
@@ -326,6 +328,28 @@ export class DataFrame {
       vectors[this.#names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
     });
     return new arrow.Table(vectors);
+  }
+
+  /**
+   * Writes an Arrow IPC file ("file", the default) or stream.
+   *
+   * @example
+   * await df.writeIPC("trips.arrow");
+   */
+  async writeIPC(path: string, options: WriteIPCOptions = {}): Promise<void> {
+    this.#live();
+    await writeIPC(this, path, options);
+  }
+
+  /**
+   * Writes a Parquet file (zstd by default; "snappy" or "none").
+   *
+   * @example
+   * await df.writeParquet("trips.parquet", { compression: "snappy" });
+   */
+  async writeParquet(path: string, options: WriteParquetOptions = {}): Promise<void> {
+    this.#live();
+    await writeParquet(this, path, options);
   }
 
   /** Frees this frame's native buffers now (those not shared with a live frame or series). Idempotent. */

@@ -48,13 +48,18 @@ function append(ap: DuckDBAppender, dtype: DType, value: unknown): void {
   }
 }
 
+/** A connection to a fresh in-memory DuckDB database. */
+export async function duckdbConnection(): Promise<DuckDBConnection> {
+  const instance = await DuckDBInstance.create(":memory:");
+  return instance.connect();
+}
+
 /** A DuckDB connection holding table `t` with the given columns. */
 export async function duckdbTable(
   columns: Record<string, unknown[]>,
   dtypes: Record<string, DType>,
 ): Promise<DuckDBConnection> {
-  const instance = await DuckDBInstance.create(":memory:");
-  const conn = await instance.connect();
+  const conn = await duckdbConnection();
   const names = Object.keys(columns);
   const ddl = names.map((n) => `"${n}" ${SQL_TYPES[dtypes[n] as DType]}`).join(", ");
   await conn.run(`CREATE TABLE t (${ddl})`);
