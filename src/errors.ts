@@ -63,6 +63,13 @@ export class IoError extends GpudfError {
   }
 }
 
+/** A CSV file that cannot be parsed as asked; the message names the line and column. */
+export class CsvParseError extends GpudfError {
+  constructor(message: string) {
+    super("ERR_CSV_PARSE", message);
+  }
+}
+
 /** A bug in gpudf itself (an invariant broke); please report it. */
 export class InternalError extends GpudfError {
   constructor(message: string) {
@@ -79,5 +86,6 @@ export const ERROR_CLASSES: Record<string, new (message: string) => GpudfError> 
   ERR_DISPOSED: DisposedError,
   ERR_DEVICE_UNAVAILABLE: DeviceUnavailableError,
   ERR_IO: IoError,
+  ERR_CSV_PARSE: CsvParseError,
   ERR_INTERNAL: InternalError,
 };

@@ -22,5 +22,6 @@ export {
   DisposedError,
   DeviceUnavailableError,
   IoError,
+  CsvParseError,
   InternalError,
 } from "./errors.js";

@@ -11,6 +11,7 @@ const char* error_code_name(ErrorCode code) noexcept {
     case ErrorCode::Disposed: return "ERR_DISPOSED";
     case ErrorCode::DeviceUnavailable: return "ERR_DEVICE_UNAVAILABLE";
     case ErrorCode::Io: return "ERR_IO";
+    case ErrorCode::CsvParse: return "ERR_CSV_PARSE";
     case ErrorCode::Internal: return "ERR_INTERNAL";
   }
   return "ERR_INTERNAL";

@@ -16,6 +16,7 @@ enum class ErrorCode {
   Disposed,
   DeviceUnavailable,
   Io,
+  CsvParse,
   Internal,
 };
 

@@ -1,0 +1,127 @@
+// Parsers of one CSV field (the bytes of a field, already unquoted). Pure functions with no
+// allocation, shared by type inference and conversion.
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <string_view>
+
+namespace gpudf::csv {
+
+/// Signed 64-bit integer: optional sign, digits only; false on anything else or overflow.
+inline bool parse_int64(std::string_view s, int64_t& out) {
+  if (s.empty()) return false;
+  const char* b = s.data();
+  const char* e = b + s.size();
+  if (*b == '+') ++b;
+  if (b == e) return false;
+  auto [ptr, ec] = std::from_chars(b, e, out);
+  return ec == std::errc() && ptr == e;
+}
+
+/// Double, correctly rounded: decimal and exponent forms, "inf"/"infinity"/"nan" in any case.
+inline bool parse_float64(std::string_view s, double& out) {
+  if (s.empty()) return false;
+  const char* b = s.data();
+  const char* e = b + s.size();
+  bool neg = false;
+  if (*b == '+' || *b == '-') {
+    neg = *b == '-';
+    ++b;
+  }
+  if (b == e) return false;
+  std::string_view rest(b, size_t(e - b));
+  auto ieq = [&](std::string_view w) {
+    if (rest.size() != w.size()) return false;
+    for (size_t i = 0; i < w.size(); ++i)
+      if ((rest[i] | 0x20) != w[i]) return false;
+    return true;
+  };
+  if (ieq("inf") || ieq("infinity")) {
+    out = neg ? -__builtin_inf() : __builtin_inf();
+    return true;
+  }
+  if (ieq("nan")) {
+    out = __builtin_nan("");
+    return true;
+  }
+  if (!((*b >= '0' && *b <= '9') || *b == '.')) return false;
+  auto [ptr, ec] = std::from_chars(b, e, out, std::chars_format::general);
+  if (ec != std::errc() || ptr != e) return false;
+  if (neg) out = -out;
+  return true;
+}
+
+inline bool digits(std::string_view s, size_t at, size_t n, int& out) {
+  if (at + n > s.size()) return false;
+  int v = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    char c = s[i];
+    if (c < '0' || c > '9') return false;
+    v = v * 10 + (c - '0');
+  }
+  out = v;
+  return true;
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian civil date.
+inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+inline bool valid_date(int y, int m, int d) {
+  static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return false;
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= mdays[m - 1] + (m == 2 && leap);
+}
+
+/// YYYY-MM-DD -> days since the epoch.
+inline bool parse_date32(std::string_view s, int32_t& out) {
+  int y, m, d;
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d) || !valid_date(y, m, d)) return false;
+  out = static_cast<int32_t>(days_from_civil(y, unsigned(m), unsigned(d)));
+  return true;
+}
+
+/// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z] -> microseconds since the epoch (UTC); digits of the
+/// fraction beyond microseconds are dropped.
+inline bool parse_timestamp_us(std::string_view s, int64_t& out) {
+  if (s.size() < 16) return false;
+  int32_t days;
+  if (!parse_date32(s.substr(0, 10), days)) return false;
+  if (s[10] != 'T' && s[10] != ' ') return false;
+  int hh, mm, ss = 0;
+  if (!digits(s, 11, 2, hh) || s[13] != ':' || !digits(s, 14, 2, mm) || hh > 23 || mm > 59) return false;
+  size_t i = 16;
+  int64_t frac_us = 0;
+  if (i < s.size() && s[i] == ':') {
+    if (!digits(s, 17, 2, ss) || ss > 59) return false;
+    i = 19;
+    if (i < s.size() && s[i] == '.') {
+      ++i;
+      size_t start = i;
+      int64_t scale = 100000;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (i - start < 6) {
+          frac_us += (s[i] - '0') * scale;
+          scale /= 10;
+        }
+        ++i;
+      }
+      if (i == start || i - start > 9) return false;
+    }
+  }
+  if (i < s.size() && s[i] == 'Z') ++i;
+  if (i != s.size()) return false;
+  out = ((int64_t(days) * 86400 + hh * 3600 + mm * 60 + ss) * 1000000) + frac_us;
+  return true;
+}
+
+}  // namespace gpudf::csv

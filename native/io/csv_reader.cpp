@@ -1,0 +1,424 @@
+#include "io/csv_reader.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <mutex>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "core/transfer.hpp"
+#include "io/csv_fields.hpp"
+#include "io/csv_rows.hpp"
+
+namespace gpudf::csv {
+namespace {
+
+// Rows per parse task; a multiple of 8 so no two tasks write the same validity byte.
+constexpr int64_t kRowsPerTask = 8192;
+
+bool in_list(std::string_view s, const std::vector<std::string>& list) {
+  for (const auto& v : list)
+    if (s == v) return true;
+  return false;
+}
+
+bool is_null(const Field& f, const CsvOptions& o) { return !f.quoted && in_list(f.text, o.null_values); }
+
+// ---- inference --------------------------------------------------------------------------------
+
+enum class Guess { Null, Bool, Int, Float, Date, Timestamp, Utf8 };
+
+Guess guess_field(std::string_view s, const CsvOptions& o) {
+  int64_t i;
+  double d;
+  int32_t day;
+  if (in_list(s, o.true_values) || in_list(s, o.false_values)) return Guess::Bool;
+  if (parse_int64(s, i)) return Guess::Int;
+  if (parse_float64(s, d)) return Guess::Float;
+  if (o.try_parse_dates) {
+    if (parse_date32(s, day)) return Guess::Date;
+    if (parse_timestamp_us(s, i)) return Guess::Timestamp;
+  }
+  return Guess::Utf8;
+}
+
+Guess join(Guess a, Guess b) {
+  if (a == b || b == Guess::Null) return a;
+  if (a == Guess::Null) return b;
+  auto numeric = [](Guess g) { return g == Guess::Int || g == Guess::Float; };
+  if (numeric(a) && numeric(b)) return Guess::Float;
+  auto temporal = [](Guess g) { return g == Guess::Date || g == Guess::Timestamp; };
+  if (temporal(a) && temporal(b)) return Guess::Timestamp;
+  return Guess::Utf8;
+}
+
+TypeId type_of(Guess g) {
+  switch (g) {
+    case Guess::Bool: return TypeId::Bool;
+    case Guess::Int: return TypeId::Int64;
+    case Guess::Float: return TypeId::Float64;
+    case Guess::Date: return TypeId::Date32;
+    case Guess::Timestamp: return TypeId::TimestampUs;
+    default: return TypeId::Utf8;
+  }
+}
+
+/// The next type when a value breaks an inferred one.
+TypeId widen(TypeId t) {
+  switch (t) {
+    case TypeId::Int64: return TypeId::Float64;
+    case TypeId::Date32: return TypeId::TimestampUs;
+    default: return TypeId::Utf8;
+  }
+}
+
+// ---- conversion -------------------------------------------------------------------------------
+
+bool parse_bool(std::string_view s, const CsvOptions& o, uint8_t& out) {
+  if (in_list(s, o.true_values)) return out = 1, true;
+  if (in_list(s, o.false_values)) return out = 0, true;
+  return false;
+}
+
+int64_t from_us(int64_t us, TypeId t) {
+  auto floor_div = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && (a < 0)); };
+  switch (t) {
+    case TypeId::TimestampS: return floor_div(us, 1000000);
+    case TypeId::TimestampMs: return floor_div(us, 1000);
+    case TypeId::TimestampNs: return us * 1000;
+    default: return us;
+  }
+}
+
+/// Converts one non-null field into slot `row` of a fixed-width values buffer.
+struct FixedWriter {
+  template <TypeId T>
+  bool operator()(std::string_view s, const CsvOptions& o, uint8_t* values, int64_t row) const {
+    using S = storage_t<T>;
+    if constexpr (!std::is_arithmetic_v<S>) {
+      return false;
+    } else {
+      S* dst = reinterpret_cast<S*>(values) + row;
+      if constexpr (T == TypeId::Bool) {
+        return parse_bool(s, o, *dst);
+      } else if constexpr (T == TypeId::Float32 || T == TypeId::Float64) {
+        double d;
+        if (!parse_float64(s, d)) return false;
+        *dst = static_cast<S>(d);
+        return true;
+      } else if constexpr (T == TypeId::Date32) {
+        return parse_date32(s, *dst);
+      } else if constexpr (T >= TypeId::TimestampS) {
+        int64_t us;
+        int32_t day;
+        if (parse_timestamp_us(s, us)) return *dst = from_us(us, T), true;
+        if (parse_date32(s, day)) return *dst = from_us(int64_t(day) * 86400000000LL, T), true;
+        return false;
+      } else if constexpr (std::is_unsigned_v<S>) {
+        uint64_t u;
+        const char* b = s.data();
+        const char* e = b + s.size();
+        if (b != e && *b == '+') ++b;
+        auto [ptr, ec] = std::from_chars(b, e, u);
+        if (b == e || ec != std::errc() || ptr != e || u > std::numeric_limits<S>::max()) return false;
+        *dst = static_cast<S>(u);
+        return true;
+      } else {
+        int64_t v;
+        if (!parse_int64(s, v) || v < std::numeric_limits<S>::min() || v > std::numeric_limits<S>::max()) return false;
+        *dst = static_cast<S>(v);
+        return true;
+      }
+    }
+  }
+};
+
+/// One output column while parsing (host memory).
+struct OutColumn {
+  int64_t source = 0;  // field index in the row
+  std::string name;
+  TypeId type = TypeId::Utf8;
+  bool explicit_type = false;
+  BufferPtr values;                          // fixed width
+  std::vector<uint8_t> valid_bits;           // one bit per row
+  std::vector<int64_t> lengths;              // strings: byte length per row
+  std::vector<std::string> chunk_bytes;      // strings: bytes per task
+  std::atomic<int64_t> failed_row{-1};       // first row whose value broke the type
+  std::atomic<int64_t> nulls{0};
+};
+
+struct Failure {
+  std::mutex m;
+  int64_t row = -1;
+  int64_t byte = 0;
+  std::string what;
+  void set(int64_t r, int64_t at, std::string message) {
+    std::lock_guard<std::mutex> lock(m);
+    if (row < 0 || r < row) {
+      row = r;
+      byte = at;
+      what = std::move(message);
+    }
+  }
+};
+
+std::string col_label(const OutColumn& c) {
+  return "column " + std::to_string(c.source + 1) + " (\"" + c.name + "\")";
+}
+
+}  // namespace
+
+std::vector<char> read_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  GPUDF_EXPECTS(f != nullptr, Io, "cannot open " + path + ": " + std::strerror(errno));
+  std::vector<char> bytes;
+  char buf[1 << 16];
+  size_t n;
+  try {
+    if (std::fseek(f, 0, SEEK_END) == 0) {
+      long end = std::ftell(f);
+      if (end > 0) bytes.reserve(static_cast<size_t>(end));
+      std::fseek(f, 0, SEEK_SET);
+    }
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
+    bool err = std::ferror(f) != 0;
+    std::fclose(f);
+    GPUDF_EXPECTS(!err, Io, "cannot read " + path);
+  } catch (const std::bad_alloc&) {
+    std::fclose(f);
+    throw OutOfMemoryError(0, "not enough host memory to read " + path);
+  }
+  return bytes;
+}
+
+CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& target,
+                   const ProgressFn& progress) {
+  GPUDF_EXPECTS(o.sep != '\n' && o.sep != '\r' && o.sep != o.quote, InvalidArgument,
+                "sep must differ from the quote character and from line breaks");
+  GPUDF_EXPECTS(o.skip_rows >= 0, InvalidArgument, "skipRows must be >= 0");
+  Rows rows = split_rows(data, size, o);
+  if (progress) progress(size / 4, size);
+
+  std::vector<Field> fields;
+  std::string scratch;
+  auto split_or_fail = [&](int64_t r) {
+    int64_t bad = 0;
+    if (!split_fields(data, rows.begin[size_t(r)], rows.end[size_t(r)], o, fields, scratch, bad))
+      GPUDF_FAIL(CsvParse, "malformed quoted field on line " + std::to_string(line_number(data, bad)));
+  };
+
+  // Header and column names.
+  std::vector<std::string> header;
+  int64_t first_data = 0;
+  if (rows.size() > 0) {
+    split_or_fail(0);
+    for (size_t i = 0; i < fields.size(); ++i)
+      header.push_back(o.has_header ? std::string(fields[i].text) : "column_" + std::to_string(i + 1));
+    if (o.has_header) first_data = 1;
+  }
+  for (size_t i = 0; i < header.size(); ++i) {
+    int dup = 0;
+    for (size_t j = 0; j < i; ++j)
+      if (header[j] == header[i]) ++dup;
+    if (dup) header[i] += "_duplicated_" + std::to_string(dup - 1);
+  }
+  const int64_t ncols = static_cast<int64_t>(header.size());
+  int64_t nrows = rows.size() - first_data;
+  if (o.n_rows >= 0) nrows = std::min(nrows, o.n_rows);
+
+  // Selected columns.
+  std::vector<int64_t> sources;
+  for (const auto& name : o.select_names) {
+    auto it = std::find(header.begin(), header.end(), name);
+    GPUDF_EXPECTS(it != header.end(), ColumnNotFound, "column \"" + name + "\" is not in the CSV header");
+    sources.push_back(it - header.begin());
+  }
+  for (int64_t idx : o.select_indices) {
+    GPUDF_EXPECTS(idx >= 0 && idx < ncols, ColumnNotFound,
+                  "column index " + std::to_string(idx) + " is out of range (" + std::to_string(ncols) + " columns)");
+    sources.push_back(idx);
+  }
+  if (o.select_names.empty() && o.select_indices.empty())
+    for (int64_t i = 0; i < ncols; ++i) sources.push_back(i);
+
+  std::vector<OutColumn> cols(sources.size());
+  for (size_t j = 0; j < cols.size(); ++j) {
+    cols[j].source = sources[j];
+    cols[j].name = header[size_t(sources[j])];
+  }
+  for (const auto& [name, type] : o.dtypes_by_name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    GPUDF_EXPECTS(it != header.end(), ColumnNotFound, "dtypes names column \"" + name + "\", which is not in the CSV header");
+    for (auto& c : cols)
+      if (c.source == it - header.begin()) c.type = type, c.explicit_type = true;
+  }
+  for (const auto& [idx, type] : o.dtypes_by_index) {
+    GPUDF_EXPECTS(idx >= 0 && idx < ncols, ColumnNotFound, "dtypes index " + std::to_string(idx) + " is out of range");
+    for (auto& c : cols)
+      if (c.source == idx) c.type = type, c.explicit_type = true;
+  }
+
+  auto check_width = [&](int64_t r) {
+    if (int64_t(fields.size()) != ncols && !o.truncate_ragged)
+      GPUDF_FAIL(CsvParse, "line " + std::to_string(line_number(data, rows.begin[size_t(r)])) + " has " +
+                               std::to_string(fields.size()) + " fields, expected " + std::to_string(ncols) +
+                               " (truncateRaggedLines accepts such rows)");
+  };
+
+  // Inference over the first rows.
+  const int64_t infer_end = o.infer_rows > 0 ? std::min(nrows, o.infer_rows) : nrows;
+  std::vector<Guess> guesses(cols.size(), Guess::Null);
+  for (int64_t r = first_data; r < first_data + infer_end; ++r) {
+    split_or_fail(r);
+    check_width(r);
+    for (size_t j = 0; j < cols.size(); ++j) {
+      if (cols[j].source >= int64_t(fields.size())) continue;
+      const Field& f = fields[size_t(cols[j].source)];
+      if (is_null(f, o)) continue;
+      guesses[j] = join(guesses[j], f.quoted ? Guess::Utf8 : guess_field(f.text, o));
+    }
+  }
+  for (size_t j = 0; j < cols.size(); ++j)
+    if (!cols[j].explicit_type) cols[j].type = type_of(guesses[j]);
+
+  // Parse (again for columns whose inferred type a later value broke).
+  const int64_t tasks = (nrows + kRowsPerTask - 1) / kRowsPerTask;
+  std::atomic<int64_t> bytes_done{0};
+  std::vector<size_t> todo(cols.size());
+  for (size_t j = 0; j < cols.size(); ++j) todo[j] = j;
+  Failure failure;
+  while (!todo.empty()) {
+    for (size_t j : todo) {
+      OutColumn& c = cols[j];
+      c.failed_row = -1;
+      c.nulls = 0;
+      c.valid_bits.assign(size_t((nrows + 7) / 8), 0);
+      if (is_string(c.type)) {
+        c.values.reset();
+        c.lengths.assign(size_t(nrows), 0);
+        c.chunk_bytes.assign(size_t(tasks), std::string());
+      } else {
+        c.values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(c.type)));
+        if (c.values->size()) std::memset(c.values->data(), 0, c.values->size());
+      }
+    }
+    cpu_pool().parallel_for(tasks, 1, [&](int64_t t0, int64_t t1) {
+      std::vector<Field> fs;
+      std::string sc;
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t r0 = t * kRowsPerTask;
+        const int64_t r1 = std::min(nrows, r0 + kRowsPerTask);
+        for (int64_t r = r0; r < r1; ++r) {
+          const int64_t src_row = first_data + r;
+          int64_t bad = 0;
+          if (!split_fields(data, rows.begin[size_t(src_row)], rows.end[size_t(src_row)], o, fs, sc, bad)) {
+            failure.set(r, bad, "malformed quoted field");
+            return;
+          }
+          if (int64_t(fs.size()) != ncols && !o.truncate_ragged) {
+            failure.set(r, rows.begin[size_t(src_row)],
+                        "has " + std::to_string(fs.size()) + " fields, expected " + std::to_string(ncols) +
+                            " (truncateRaggedLines accepts such rows)");
+            return;
+          }
+          for (size_t j : todo) {
+            OutColumn& c = cols[j];
+            if (c.source >= int64_t(fs.size()) || is_null(fs[size_t(c.source)], o)) {
+              c.nulls.fetch_add(1, std::memory_order_relaxed);
+              continue;
+            }
+            const Field& f = fs[size_t(c.source)];
+            bool ok;
+            if (is_string(c.type)) {
+              c.chunk_bytes[size_t(t)].append(f.text);
+              c.lengths[size_t(r)] = int64_t(f.text.size());
+              ok = true;
+            } else {
+              ok = type_dispatch(c.type, FixedWriter{}, f.text, o, c.values->data(), r);
+            }
+            if (ok) {
+              c.valid_bits[size_t(r >> 3)] |= uint8_t(1u << (r & 7));
+            } else {
+              int64_t prev = c.failed_row.load();
+              while ((prev < 0 || r < prev) && !c.failed_row.compare_exchange_weak(prev, r)) {
+              }
+            }
+          }
+        }
+        if (progress) {
+          int64_t done = bytes_done.fetch_add(rows.end[size_t(first_data + r1 - 1)] - rows.begin[size_t(first_data + r0)]);
+          progress(size / 4 + (done * 3) / 4, size);
+        }
+      }
+    });
+    if (failure.row >= 0) {
+      GPUDF_FAIL(CsvParse, "line " + std::to_string(line_number(data, rows.begin[size_t(first_data + failure.row)])) + " " +
+                               failure.what);
+    }
+    std::vector<size_t> again;
+    for (size_t j : todo) {
+      OutColumn& c = cols[j];
+      int64_t r = c.failed_row.load();
+      if (r < 0) continue;
+      if (c.explicit_type) {
+        int64_t src_row = first_data + r;
+        split_or_fail(src_row);
+        GPUDF_FAIL(CsvParse, "line " + std::to_string(line_number(data, rows.begin[size_t(src_row)])) + ", " +
+                                 col_label(c) + ": \"" + std::string(fields[size_t(c.source)].text) +
+                                 "\" is not a valid " + std::string(type_name(c.type)));
+      }
+      c.type = widen(c.type);
+      again.push_back(j);
+    }
+    todo.swap(again);
+  }
+
+  // Assemble columns on the host, then hand them to the target device.
+  CsvResult result;
+  for (OutColumn& c : cols) {
+    const int64_t nulls = c.nulls.load();
+    BufferPtr validity;
+    if (nulls > 0) {
+      validity = Buffer::allocate(cpu_device(), c.valid_bits.size());
+      if (!c.valid_bits.empty()) std::memcpy(validity->data(), c.valid_bits.data(), c.valid_bits.size());
+    }
+    std::vector<uint8_t>().swap(c.valid_bits);
+    ColumnPtr host;
+    if (is_string(c.type)) {
+      int64_t total = 0;
+      for (const auto& s : c.chunk_bytes) total += int64_t(s.size());
+      TypeId t = (c.type == TypeId::Utf8 && total > std::numeric_limits<int32_t>::max()) ? TypeId::LargeUtf8 : c.type;
+      const int64_t ow = offset_width(t);
+      BufferPtr offsets = Buffer::allocate(cpu_device(), size_t((nrows + 1) * ow));
+      BufferPtr bytes = Buffer::allocate(cpu_device(), size_t(total));
+      int64_t pos = 0;
+      for (int64_t r = 0; r < nrows; ++r) {
+        if (ow == 4) reinterpret_cast<int32_t*>(offsets->data())[r] = int32_t(pos);
+        else reinterpret_cast<int64_t*>(offsets->data())[r] = pos;
+        pos += c.lengths[size_t(r)];
+      }
+      if (ow == 4) reinterpret_cast<int32_t*>(offsets->data())[nrows] = int32_t(pos);
+      else reinterpret_cast<int64_t*>(offsets->data())[nrows] = pos;
+      int64_t at = 0;
+      for (auto& s : c.chunk_bytes) {
+        if (!s.empty()) std::memcpy(bytes->data() + at, s.data(), s.size());
+        at += int64_t(s.size());
+        std::string().swap(s);
+      }
+      host = std::make_shared<Column>(cpu_device(), t, nrows, bytes, offsets, validity, nulls);
+    } else {
+      host = std::make_shared<Column>(cpu_device(), c.type, nrows, c.values, nullptr, validity, nulls);
+    }
+    result.names.push_back(c.name);
+    result.columns.push_back(copy_to_device(host, target));
+  }
+  if (progress) progress(size, size);
+  return result;
+}
+
+}  // namespace gpudf::csv
