@@ -12,6 +12,7 @@ import { ensureDevice } from "./device.js";
 import { dtypeOfId, type DType } from "./dtypes.js";
 import { ColumnNotFoundError, DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
+import { writeCSV, type WriteCSVOptions } from "./io/csv.js";
 import { writeIPC, type WriteIPCOptions } from "./io/ipc.js";
 import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
@@ -331,6 +332,18 @@ export class DataFrame {
   }
 
   /**
+   * Writes CSV to `path`, or returns the CSV text when no path is given. Reads back exactly
+   * with readCSV(…, { dtypes: df.schema }).
+   *
+   * @example
+   * df.writeCSV("out.csv");
+   * const text = df.writeCSV(undefined, { sep: ";" });
+   */
+  writeCSV(path?: string, options: WriteCSVOptions = {}): string | undefined {
+    return writeCSV(this.columns, this.#live(), path, options);
+  }
+
+  /**
    * Writes an Arrow IPC file ("file", the default) or stream.
    *
    * @example
@@ -384,6 +397,11 @@ function checkUnique(names: readonly string[]): void {
     if (seen.has(n)) throw new InvalidArgumentError(`duplicate column name "${n}"`);
     seen.add(n);
   }
+}
+
+/** @internal A frame owning these native columns (used by the readers). */
+export function frameFromColumns(names: string[], columns: ColumnHandle[]): DataFrame {
+  return fromHandles(names, columns);
 }
 
 /**

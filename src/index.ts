@@ -8,6 +8,7 @@
  */
 export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
 export { Series } from "./series.js";
+export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
 export { readParquet, type ReadParquetOptions, type WriteParquetOptions } from "./io/parquet.js";
 export { device, memory, type DeviceInfo, type MemoryStats } from "./device.js";

@@ -37,7 +37,7 @@ Napi::Value RegisterErrors(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
-void throw_current_as_js(Napi::Env env) {
+Napi::Value error_from_current(Napi::Env env) {
   Napi::Value err;
   try {
     throw;
@@ -46,6 +46,8 @@ void throw_current_as_js(Napi::Env env) {
     err.As<Napi::Object>().Set("requestedBytes", Napi::Number::New(env, double(e.requested_bytes())));
   } catch (const Error& e) {
     err = make_error(env, error_code_name(e.code()), e.what());
+  } catch (const Napi::Error& e) {
+    err = e.Value();
   } catch (const std::bad_alloc&) {
     err = make_error(env, "ERR_OUT_OF_MEMORY", "host allocation failed");
   } catch (const std::exception& e) {
@@ -53,8 +55,18 @@ void throw_current_as_js(Napi::Env env) {
   } catch (...) {
     err = make_error(env, "ERR_INTERNAL", "internal error: unknown exception");
   }
-  throw Napi::Error(env, err);
+  return err;
 }
+
+Napi::Value error_from(Napi::Env env, const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (...) {
+    return error_from_current(env);
+  }
+}
+
+void throw_current_as_js(Napi::Env env) { throw Napi::Error(env, error_from_current(env)); }
 
 int64_t arg_int64(const Napi::CallbackInfo& info, size_t i, const char* name) {
   Napi::Value v = info[i];

@@ -57,6 +57,10 @@ template <typename F>
 Napi::Value guarded(Napi::Env env, F&& body);
 
 [[noreturn]] void throw_current_as_js(Napi::Env env);
+/// The typed JS error for the exception being handled (call inside a catch block).
+Napi::Value error_from_current(Napi::Env env);
+/// The typed JS error for a stored exception (e.g. one caught on a worker thread).
+Napi::Value error_from(Napi::Env env, const std::exception_ptr& error);
 
 template <typename F>
 Napi::Value guarded(Napi::Env env, F&& body) {
@@ -77,5 +81,6 @@ std::string arg_string(const Napi::CallbackInfo& info, size_t i, const char* nam
 void init_errors(Napi::Env env, Napi::Object exports);
 void init_arrow(Napi::Env env, Napi::Object exports);
 void init_values(Napi::Env env, Napi::Object exports);
+void init_csv(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

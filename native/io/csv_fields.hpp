@@ -90,9 +90,14 @@ inline bool parse_date32(std::string_view s, int32_t& out) {
   return true;
 }
 
-/// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction]][Z] -> microseconds since the epoch (UTC); digits of the
-/// fraction beyond microseconds are dropped.
-inline bool parse_timestamp_us(std::string_view s, int64_t& out) {
+/// An instant as whole seconds since the epoch plus nanoseconds [0, 1e9).
+struct Instant {
+  int64_t seconds = 0;
+  int64_t nanos = 0;
+};
+
+/// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction of up to 9 digits]][Z] (UTC).
+inline bool parse_timestamp(std::string_view s, Instant& out) {
   if (s.size() < 16) return false;
   int32_t days;
   if (!parse_date32(s.substr(0, 10), days)) return false;
@@ -100,19 +105,17 @@ inline bool parse_timestamp_us(std::string_view s, int64_t& out) {
   int hh, mm, ss = 0;
   if (!digits(s, 11, 2, hh) || s[13] != ':' || !digits(s, 14, 2, mm) || hh > 23 || mm > 59) return false;
   size_t i = 16;
-  int64_t frac_us = 0;
+  int64_t nanos = 0;
   if (i < s.size() && s[i] == ':') {
     if (!digits(s, 17, 2, ss) || ss > 59) return false;
     i = 19;
     if (i < s.size() && s[i] == '.') {
       ++i;
       size_t start = i;
-      int64_t scale = 100000;
+      int64_t scale = 100000000;
       while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (i - start < 6) {
-          frac_us += (s[i] - '0') * scale;
-          scale /= 10;
-        }
+        nanos += (s[i] - '0') * scale;
+        scale /= 10;
         ++i;
       }
       if (i == start || i - start > 9) return false;
@@ -120,7 +123,8 @@ inline bool parse_timestamp_us(std::string_view s, int64_t& out) {
   }
   if (i < s.size() && s[i] == 'Z') ++i;
   if (i != s.size()) return false;
-  out = ((int64_t(days) * 86400 + hh * 3600 + mm * 60 + ss) * 1000000) + frac_us;
+  out.seconds = int64_t(days) * 86400 + hh * 3600 + mm * 60 + ss;
+  out.nanos = nanos;
   return true;
 }
 

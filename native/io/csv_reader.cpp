@@ -42,7 +42,8 @@ Guess guess_field(std::string_view s, const CsvOptions& o) {
   if (parse_float64(s, d)) return Guess::Float;
   if (o.try_parse_dates) {
     if (parse_date32(s, day)) return Guess::Date;
-    if (parse_timestamp_us(s, i)) return Guess::Timestamp;
+    Instant t;
+    if (parse_timestamp(s, t)) return Guess::Timestamp;
   }
   return Guess::Utf8;
 }
@@ -85,13 +86,12 @@ bool parse_bool(std::string_view s, const CsvOptions& o, uint8_t& out) {
   return false;
 }
 
-int64_t from_us(int64_t us, TypeId t) {
-  auto floor_div = [](int64_t a, int64_t b) { return a / b - ((a % b != 0) && (a < 0)); };
-  switch (t) {
-    case TypeId::TimestampS: return floor_div(us, 1000000);
-    case TypeId::TimestampMs: return floor_div(us, 1000);
-    case TypeId::TimestampNs: return us * 1000;
-    default: return us;
+int64_t in_unit(const Instant& t, TypeId unit) {
+  switch (unit) {
+    case TypeId::TimestampS: return t.seconds;
+    case TypeId::TimestampMs: return t.seconds * 1000 + t.nanos / 1000000;
+    case TypeId::TimestampUs: return t.seconds * 1000000 + t.nanos / 1000;
+    default: return t.seconds * 1000000000 + t.nanos;
   }
 }
 
@@ -114,10 +114,10 @@ struct FixedWriter {
       } else if constexpr (T == TypeId::Date32) {
         return parse_date32(s, *dst);
       } else if constexpr (T >= TypeId::TimestampS) {
-        int64_t us;
+        Instant t;
         int32_t day;
-        if (parse_timestamp_us(s, us)) return *dst = from_us(us, T), true;
-        if (parse_date32(s, day)) return *dst = from_us(int64_t(day) * 86400000000LL, T), true;
+        if (parse_timestamp(s, t)) return *dst = in_unit(t, T), true;
+        if (parse_date32(s, day)) return *dst = in_unit(Instant{int64_t(day) * 86400, 0}, T), true;
         return false;
       } else if constexpr (std::is_unsigned_v<S>) {
         uint64_t u;

@@ -53,6 +53,26 @@ export interface NativeMemoryStats {
   allocations: number;
 }
 
+/** CSV reader options, fully resolved (see src/io/csv.ts). */
+export interface NativeCsvOptions {
+  sep: string;
+  quoteChar: string;
+  hasHeader: boolean;
+  commentPrefix: string;
+  skipRows: number;
+  nRows: number;
+  nullValues: string[];
+  trueValues: string[];
+  falseValues: string[];
+  tryParseDates: boolean;
+  inferSchemaLength: number;
+  truncateRaggedLines: boolean;
+  columnNames: string[];
+  columnIndices: number[];
+  dtypesByName: [string, number][];
+  dtypesByIndex: [number, number][];
+}
+
 export interface NativeAddon {
   registerErrors(classes: Record<string, new (message: string) => Error>): void;
   selectDevice(mode: string): NativeDeviceInfo;
@@ -63,6 +83,18 @@ export interface NativeAddon {
   fromValues(values: unknown[], typeId: number): ColumnHandle;
   toValues(column: ColumnHandle, start: number, count: number): unknown[];
   toRecords(names: string[], columns: ColumnHandle[], start: number, count: number): Record<string, unknown>[];
+  readCSV(
+    source: string | Uint8Array,
+    options: NativeCsvOptions,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<{ names: string[]; columns: ColumnHandle[] }>;
+  readCSVSync(source: string | Uint8Array, options: NativeCsvOptions): { names: string[]; columns: ColumnHandle[] };
+  writeCSV(
+    names: string[],
+    columns: ColumnHandle[],
+    options: { sep: string; quoteChar: string; header: boolean; quoteStyle: string; nullValue: string },
+    path: string | null,
+  ): string | undefined;
 }
 
 function findAddon(): string {

@@ -1,0 +1,287 @@
+// readCSV (a Promise; parsing runs on a worker thread, the event loop stays free) and readCSVSync.
+// Options arrive fully resolved from src/io/csv.ts.
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <optional>
+
+#include "bindings/napi.hpp"
+#include "core/error.hpp"
+#include "io/csv_reader.hpp"
+#include "io/csv_writer.hpp"
+
+namespace gpudf::js {
+namespace {
+
+std::vector<std::string> strings(const Napi::Object& o, const char* key) {
+  std::vector<std::string> out;
+  Napi::Value v = o.Get(key);
+  GPUDF_EXPECTS(v.IsArray(), InvalidArgument, std::string(key) + " must be an array of strings");
+  Napi::Array a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    GPUDF_EXPECTS(a.Get(i).IsString(), InvalidArgument, std::string(key) + " must be an array of strings");
+    out.push_back(a.Get(i).As<Napi::String>().Utf8Value());
+  }
+  return out;
+}
+
+int64_t integer(const Napi::Object& o, const char* key) {
+  Napi::Value v = o.Get(key);
+  GPUDF_EXPECTS(v.IsNumber(), InvalidArgument, std::string(key) + " must be a number");
+  return v.As<Napi::Number>().Int64Value();
+}
+
+char single_char(const Napi::Object& o, const char* key, bool allow_empty) {
+  Napi::Value v = o.Get(key);
+  GPUDF_EXPECTS(v.IsString(), InvalidArgument, std::string(key) + " must be a string");
+  std::string s = v.As<Napi::String>().Utf8Value();
+  if (allow_empty && s.empty()) return '\0';
+  GPUDF_EXPECTS(s.size() == 1, InvalidArgument, std::string(key) + " must be a single ASCII character");
+  return s[0];
+}
+
+csv::CsvOptions parse_options(const Napi::Value& value) {
+  GPUDF_EXPECTS(value.IsObject(), InvalidArgument, "CSV options must be an object");
+  Napi::Object o = value.As<Napi::Object>();
+  csv::CsvOptions opt;
+  opt.sep = single_char(o, "sep", false);
+  opt.quote = single_char(o, "quoteChar", true);
+  opt.has_header = o.Get("hasHeader").ToBoolean();
+  opt.comment_prefix = o.Get("commentPrefix").IsString() ? o.Get("commentPrefix").As<Napi::String>().Utf8Value() : "";
+  opt.skip_rows = integer(o, "skipRows");
+  opt.n_rows = integer(o, "nRows");
+  opt.null_values = strings(o, "nullValues");
+  opt.true_values = strings(o, "trueValues");
+  opt.false_values = strings(o, "falseValues");
+  opt.try_parse_dates = o.Get("tryParseDates").ToBoolean();
+  opt.infer_rows = integer(o, "inferSchemaLength");
+  opt.truncate_ragged = o.Get("truncateRaggedLines").ToBoolean();
+  opt.select_names = strings(o, "columnNames");
+  Napi::Array idx = o.Get("columnIndices").As<Napi::Array>();
+  for (uint32_t i = 0; i < idx.Length(); ++i) opt.select_indices.push_back(idx.Get(i).As<Napi::Number>().Int64Value());
+  Napi::Array byName = o.Get("dtypesByName").As<Napi::Array>();
+  for (uint32_t i = 0; i < byName.Length(); ++i) {
+    Napi::Array pair = byName.Get(i).As<Napi::Array>();
+    int32_t id = pair.Get(1u).As<Napi::Number>().Int32Value();
+    GPUDF_EXPECTS(is_valid_type_id(id), Dtype, "unknown type id");
+    opt.dtypes_by_name.emplace_back(pair.Get(0u).As<Napi::String>().Utf8Value(), static_cast<TypeId>(id));
+  }
+  Napi::Array byIndex = o.Get("dtypesByIndex").As<Napi::Array>();
+  for (uint32_t i = 0; i < byIndex.Length(); ++i) {
+    Napi::Array pair = byIndex.Get(i).As<Napi::Array>();
+    int32_t id = pair.Get(1u).As<Napi::Number>().Int32Value();
+    GPUDF_EXPECTS(is_valid_type_id(id), Dtype, "unknown type id");
+    opt.dtypes_by_index.emplace_back(pair.Get(0u).As<Napi::Number>().Int64Value(), static_cast<TypeId>(id));
+  }
+  return opt;
+}
+
+Napi::Object wrap_result(Napi::Env env, csv::CsvResult& result) {
+  Napi::Object out = Napi::Object::New(env);
+  Napi::Array names = Napi::Array::New(env, result.names.size());
+  Napi::Array columns = Napi::Array::New(env, result.columns.size());
+  for (uint32_t i = 0; i < result.names.size(); ++i) {
+    names.Set(i, result.names[i]);
+    columns.Set(i, ColumnHandle::Wrap(env, std::move(result.columns[i])));
+  }
+  out.Set("names", names);
+  out.Set("columns", columns);
+  return out;
+}
+
+/// The bytes to parse: a file read on the worker thread, or a Buffer kept alive by a reference.
+struct Source {
+  std::string path;
+  Napi::ObjectReference buffer;
+  const char* data = nullptr;
+  int64_t size = 0;
+  std::vector<char> owned;
+
+  explicit Source(const Napi::Value& v) {
+    if (v.IsString()) {
+      path = v.As<Napi::String>().Utf8Value();
+    } else {
+      GPUDF_EXPECTS(v.IsBuffer() || v.IsTypedArray(), InvalidArgument, "readCSV expects a path or a Buffer");
+      auto ta = v.As<Napi::TypedArray>();
+      buffer = Napi::Persistent(v.As<Napi::Object>());
+      data = static_cast<const char*>(ta.ArrayBuffer().Data()) + ta.ByteOffset();
+      size = static_cast<int64_t>(ta.ByteLength());
+    }
+  }
+  /// Loads the file when the source is a path (no JS access: safe on a worker thread).
+  void load() {
+    if (path.empty()) return;
+    owned = csv::read_file(path);
+    data = owned.data();
+    size = static_cast<int64_t>(owned.size());
+  }
+};
+
+/// What a finished read hands back to the JS thread.
+struct Completion {
+  Napi::Promise::Deferred deferred;
+  csv::CsvResult result;
+  std::exception_ptr error;
+  void settle(Napi::Env env) {
+    Napi::HandleScope scope(env);
+    if (error) {
+      deferred.Reject(error_from(env, error));
+      return;
+    }
+    try {
+      deferred.Resolve(wrap_result(env, result));
+    } catch (...) {
+      deferred.Reject(error_from_current(env));
+    }
+  }
+};
+
+class CsvWorker : public Napi::AsyncWorker {
+ public:
+  CsvWorker(Napi::Env env, const Napi::Value& source, csv::CsvOptions options, Device& device,
+            const Napi::Value& on_progress)
+      : Napi::AsyncWorker(env, "gpudf.readCSV"),
+        deferred_(Napi::Promise::Deferred::New(env)),
+        source_(source),
+        options_(std::move(options)),
+        device_(device) {
+    if (on_progress.IsFunction()) {
+      progress_ = Napi::ThreadSafeFunction::New(env, on_progress.As<Napi::Function>(), "gpudf.readCSV.progress", 0, 1);
+    }
+  }
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+  void Execute() override {
+    try {
+      source_.load();
+      csv::ProgressFn report;
+      if (progress_) {
+        report = [this](int64_t done, int64_t total) {
+          // At most one report per percent, so the event loop is not flooded.
+          int64_t pct = total > 0 ? done * 100 / total : 100;
+          int64_t last = last_pct_.load();
+          if (pct <= last || !last_pct_.compare_exchange_strong(last, pct)) return;
+          auto* args = new std::pair<double, double>(double(done), double(total));
+          progress_->NonBlockingCall(args, [](Napi::Env env, Napi::Function fn, std::pair<double, double>* a) {
+            fn.Call({Napi::Number::New(env, a->first), Napi::Number::New(env, a->second)});
+            delete a;
+          });
+        };
+      }
+      result_ = csv::read_csv(source_.data, source_.size, options_, device_, report);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  }
+
+  void OnOK() override {
+    auto* done = new Completion{deferred_, std::move(result_), error_};
+    if (!progress_) {
+      done->settle(Env());
+      delete done;
+      return;
+    }
+    // Settle through the progress queue: calls run in order, so every progress report reaches
+    // JS before the promise settles.
+    progress_->NonBlockingCall(done, [](Napi::Env env, Napi::Function, Completion* c) {
+      c->settle(env);
+      delete c;
+    });
+    progress_->Release();
+  }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Source source_;
+  csv::CsvOptions options_;
+  Device& device_;
+  std::optional<Napi::ThreadSafeFunction> progress_;
+  std::atomic<int64_t> last_pct_{-1};
+  csv::CsvResult result_;
+  std::exception_ptr error_;
+};
+
+// readCSV(source, options, onProgress?) -> Promise<{ names, columns }>
+Napi::Value ReadCSV(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    auto* worker = new CsvWorker(env, info[0], parse_options(info[1]), active_device(env), info[2]);
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+// readCSVSync(source, options) -> { names, columns }
+Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    Source source(info[0]);
+    csv::CsvOptions options = parse_options(info[1]);
+    source.load();
+    csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env));
+    return wrap_result(env, result);
+  });
+}
+
+csv::QuoteStyle quote_style(const std::string& s) {
+  if (s == "necessary") return csv::QuoteStyle::Necessary;
+  if (s == "always") return csv::QuoteStyle::Always;
+  if (s == "non_numeric") return csv::QuoteStyle::NonNumeric;
+  if (s == "never") return csv::QuoteStyle::Never;
+  GPUDF_FAIL(InvalidArgument, "quoteStyle must be necessary, always, non_numeric or never, got '" + s + "'");
+}
+
+// writeCSV(names, columns, options, path | null) -> string (no path) or undefined
+Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    GPUDF_EXPECTS(info[0].IsArray() && info[1].IsArray() && info[2].IsObject(), InvalidArgument,
+                  "writeCSV(names, columns, options, path)");
+    Napi::Array names_js = info[0].As<Napi::Array>();
+    Napi::Array cols_js = info[1].As<Napi::Array>();
+    std::vector<std::string> names;
+    std::vector<ColumnPtr> columns;
+    for (uint32_t i = 0; i < names_js.Length(); ++i) names.push_back(names_js.Get(i).ToString().Utf8Value());
+    for (uint32_t i = 0; i < cols_js.Length(); ++i) columns.push_back(ColumnHandle::From(cols_js.Get(i)));
+    Napi::Object o = info[2].As<Napi::Object>();
+    csv::CsvWriteOptions opt;
+    opt.sep = single_char(o, "sep", false);
+    opt.quote = single_char(o, "quoteChar", false);
+    opt.header = o.Get("header").ToBoolean();
+    opt.quote_style = quote_style(o.Get("quoteStyle").ToString().Utf8Value());
+    opt.null_value = o.Get("nullValue").ToString().Utf8Value();
+    if (!info[3].IsString()) {
+      std::string text;
+      csv::write_csv(names, columns, opt, [&](const std::string& chunk) { text += chunk; });
+      return Napi::String::New(env, text);
+    }
+    std::string path = info[3].As<Napi::String>().Utf8Value();
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    GPUDF_EXPECTS(f != nullptr, Io, "cannot write " + path + ": " + std::strerror(errno));
+    bool ok = true;
+    try {
+      csv::write_csv(names, columns, opt, [&](const std::string& chunk) {
+        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
+      });
+    } catch (...) {
+      std::fclose(f);
+      throw;
+    }
+    ok = std::fclose(f) == 0 && ok;
+    GPUDF_EXPECTS(ok, Io, "cannot write " + path + ": " + std::strerror(errno));
+    return env.Undefined();
+  });
+}
+
+}  // namespace
+
+void init_csv(Napi::Env env, Napi::Object exports) {
+  exports.Set("writeCSV", Napi::Function::New(env, WriteCSV, "writeCSV"));
+  exports.Set("readCSV", Napi::Function::New(env, ReadCSV, "readCSV"));
+  exports.Set("readCSVSync", Napi::Function::New(env, ReadCSVSync, "readCSVSync"));
+}
+
+}  // namespace gpudf::js
