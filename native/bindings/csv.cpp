@@ -1,6 +1,7 @@
 // readCSV (a Promise; parsing runs on a worker thread, the event loop stays free) and readCSVSync.
 // Options arrive fully resolved from src/io/csv.ts.
 #include <atomic>
+#include <mutex>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -160,9 +161,11 @@ class CsvWorker : public Napi::AsyncWorker {
       if (progress_) {
         report = [this](int64_t done, int64_t total) {
           // At most one report per percent, so the event loop is not flooded.
+          // Under a lock, so reports are queued in increasing order.
           int64_t pct = total > 0 ? done * 100 / total : 100;
-          int64_t last = last_pct_.load();
-          if (pct <= last || !last_pct_.compare_exchange_strong(last, pct)) return;
+          std::lock_guard<std::mutex> lock(progress_mutex_);
+          if (pct <= last_pct_) return;
+          last_pct_ = pct;
           auto* args = new std::pair<double, double>(double(done), double(total));
           progress_->NonBlockingCall(args, [](Napi::Env env, Napi::Function fn, std::pair<double, double>* a) {
             fn.Call({Napi::Number::New(env, a->first), Napi::Number::New(env, a->second)});
@@ -198,7 +201,8 @@ class CsvWorker : public Napi::AsyncWorker {
   csv::CsvOptions options_;
   Device& device_;
   std::optional<Napi::ThreadSafeFunction> progress_;
-  std::atomic<int64_t> last_pct_{-1};
+  std::mutex progress_mutex_;
+  int64_t last_pct_ = -1;
   csv::CsvResult result_;
   std::exception_ptr error_;
 };

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <charconv>
+#include <climits>
 #include <cstdint>
 #include <string_view>
 
@@ -74,19 +75,34 @@ inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
-inline bool valid_date(int y, int m, int d) {
-  static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (m < 1 || m > 12 || d < 1) return false;
+/// A date at the start of s: [+|-]YYYY-MM-DD (4 to 13 year digits) -> days since the epoch
+/// and the number of bytes it took.
+inline bool parse_date_prefix(std::string_view s, int64_t& days, size_t& used) {
+  size_t i = 0;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) neg = s[i++] == '-';
+  size_t y0 = i;
+  int64_t y = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9' && i - y0 < 13) y = y * 10 + (s[i++] - '0');
+  if (i - y0 < 4 || i + 6 > s.size() || s[i] != '-' || s[i + 3] != '-') return false;
+  int m, d;
+  if (!digits(s, i + 1, 2, m) || !digits(s, i + 4, 2, d)) return false;
+  if (neg) y = -y;
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= mdays[m - 1] + (m == 2 && leap);
+  static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] + (m == 2 && leap)) return false;
+  days = days_from_civil(y, unsigned(m), unsigned(d));
+  used = i + 6;
+  return true;
 }
 
-/// YYYY-MM-DD -> days since the epoch.
+/// [+|-]YYYY-MM-DD -> days since the epoch (int32 range).
 inline bool parse_date32(std::string_view s, int32_t& out) {
-  int y, m, d;
-  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
-  if (!digits(s, 0, 4, y) || !digits(s, 5, 2, m) || !digits(s, 8, 2, d) || !valid_date(y, m, d)) return false;
-  out = static_cast<int32_t>(days_from_civil(y, unsigned(m), unsigned(d)));
+  int64_t days;
+  size_t used;
+  if (!parse_date_prefix(s, days, used) || used != s.size()) return false;
+  if (days < INT32_MIN || days > INT32_MAX) return false;
+  out = static_cast<int32_t>(days);
   return true;
 }
 
@@ -98,10 +114,12 @@ struct Instant {
 
 /// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction of up to 9 digits]][Z] (UTC).
 inline bool parse_timestamp(std::string_view s, Instant& out) {
+  int64_t days;
+  size_t at;
+  if (!parse_date_prefix(s, days, at) || at >= s.size()) return false;
+  if (s[at] != 'T' && s[at] != ' ') return false;
+  s = s.substr(at - 10);  // re-anchor so the time fields sit at fixed positions
   if (s.size() < 16) return false;
-  int32_t days;
-  if (!parse_date32(s.substr(0, 10), days)) return false;
-  if (s[10] != 'T' && s[10] != ' ') return false;
   int hh, mm, ss = 0;
   if (!digits(s, 11, 2, hh) || s[13] != ':' || !digits(s, 14, 2, mm) || hh > 23 || mm > 59) return false;
   size_t i = 16;
@@ -123,7 +141,7 @@ inline bool parse_timestamp(std::string_view s, Instant& out) {
   }
   if (i < s.size() && s[i] == 'Z') ++i;
   if (i != s.size()) return false;
-  out.seconds = int64_t(days) * 86400 + hh * 3600 + mm * 60 + ss;
+  out.seconds = days * 86400 + hh * 3600 + mm * 60 + ss;
   out.nanos = nanos;
   return true;
 }
