@@ -63,6 +63,10 @@ export interface NativeAddon {
   fromValues(values: unknown[], typeId: number): ColumnHandle;
   toValues(column: ColumnHandle, start: number, count: number): unknown[];
   toRecords(names: string[], columns: ColumnHandle[], start: number, count: number): Record<string, unknown>[];
+  /** kind: a ReduceKind id (src/ops/reduce.ts); returns a one-row column. */
+  reduce(column: ColumnHandle, kind: number, ddof: number, q: number): ColumnHandle;
+  /** [distinct values, int64 counts]. */
+  valueCounts(column: ColumnHandle, sort: boolean): [ColumnHandle, ColumnHandle];
 }
 
 function findAddon(): string {
