@@ -19,19 +19,13 @@ namespace gpudf {
 namespace reduce_detail {
 namespace {
 
-/// Builds the fold for the view's storage type and runs it (strings only where allowed).
-template <template <typename> class FoldT, bool kStrings = false>
-struct RunFold {
-  template <TypeId T, typename... Extra>
-  auto operator()(const ColumnView& v, Extra... extra) const -> typename FoldT<double>::Acc {
-    using S = storage_t<T>;
-    if constexpr (std::is_arithmetic_v<S> || kStrings) {
-      return tiled_reduce_cpu(FoldT<S>{v, extra...}, v.size);
-    } else {
-      GPUDF_FAIL(Dtype, "this reduction does not accept " + std::string(type_name(v.type)));
-    }
+struct CpuFolds {
+  template <typename Fold>
+  static typename Fold::Acc run(const Fold& f, int64_t n) {
+    return tiled_reduce_cpu(f, n);
   }
 };
+using Cpu = FoldPrimitives<CpuFolds>;
 
 struct CollectKeys {
   template <TypeId T>
@@ -53,14 +47,10 @@ struct CollectKeys {
 }  // namespace
 
 double sum_double_cpu(const ColumnView& v, bool centered_square, double center) {
-  return type_dispatch(v.type, RunFold<SumDouble>{}, v, centered_square, center);
+  return Cpu::sum_double(v, centered_square, center);
 }
-
-uint64_t sum_wrap_cpu(const ColumnView& v) { return type_dispatch(v.type, RunFold<SumWrap>{}, v); }
-
-int64_t arg_extreme_cpu(const ColumnView& v, bool want_max) {
-  return type_dispatch(v.type, RunFold<ArgExtreme, true>{}, v, want_max);
-}
+uint64_t sum_wrap_cpu(const ColumnView& v) { return Cpu::sum_wrap(v); }
+int64_t arg_extreme_cpu(const ColumnView& v, bool want_max) { return Cpu::arg_extreme(v, want_max); }
 
 void select_keys_cpu(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]) {
   std::vector<uint64_t> keys = type_dispatch(v.type, CollectKeys{}, v);

@@ -77,18 +77,13 @@ typename Fold::Acc tiled_reduce_cuda(const Fold& f, int64_t n) {
   return host;
 }
 
-template <template <typename> class FoldT, bool kStrings = false>
-struct RunFold {
-  template <TypeId T, typename... Extra>
-  auto operator()(const ColumnView& v, Extra... extra) const -> typename FoldT<double>::Acc {
-    using S = storage_t<T>;
-    if constexpr (std::is_arithmetic_v<S> || kStrings) {
-      return tiled_reduce_cuda(FoldT<S>{v, extra...}, v.size);
-    } else {
-      GPUDF_FAIL(Dtype, "this reduction does not accept " + std::string(type_name(v.type)));
-    }
+struct CudaFolds {
+  template <typename Fold>
+  static typename Fold::Acc run(const Fold& f, int64_t n) {
+    return tiled_reduce_cuda(f, n);
   }
 };
+using Cuda = FoldPrimitives<CudaFolds>;
 
 struct IsValid {
   ColumnView v;
@@ -190,14 +185,10 @@ struct GroupCuda {
 }  // namespace
 
 double sum_double_cuda(const ColumnView& v, bool centered_square, double center) {
-  return type_dispatch(v.type, RunFold<SumDouble>{}, v, centered_square, center);
+  return Cuda::sum_double(v, centered_square, center);
 }
-
-uint64_t sum_wrap_cuda(const ColumnView& v) { return type_dispatch(v.type, RunFold<SumWrap>{}, v); }
-
-int64_t arg_extreme_cuda(const ColumnView& v, bool want_max) {
-  return type_dispatch(v.type, RunFold<ArgExtreme, true>{}, v, want_max);
-}
+uint64_t sum_wrap_cuda(const ColumnView& v) { return Cuda::sum_wrap(v); }
+int64_t arg_extreme_cuda(const ColumnView& v, bool want_max) { return Cuda::arg_extreme(v, want_max); }
 
 void select_keys_cuda(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]) {
   int64_t m = 0;

@@ -8,8 +8,11 @@
 #include <limits>
 #include <type_traits>
 
+#include <string>
+
 #include "core/column.hpp"
 #include "core/dispatch.hpp"
+#include "core/error.hpp"
 #include "core/hd.hpp"
 
 namespace gpudf::reduce_detail {
@@ -170,6 +173,33 @@ struct PartialsFold {
   GPUDF_HD Acc identity() const { return fold.identity(); }
   GPUDF_HD Acc load(int64_t i) const { return partials[i]; }
   GPUDF_HD Acc combine(Acc a, Acc b) const { return fold.combine(a, b); }
+};
+
+// ---- Host side: the fold primitives over a backend's tiled reduction (Backend::run(fold, n)).
+
+/// Builds the fold for the view's storage type and runs it (strings only where kStrings).
+template <template <typename> class FoldT, typename Backend, bool kStrings = false>
+struct RunFold {
+  template <TypeId T, typename... Extra>
+  auto operator()(const ColumnView& v, Extra... extra) const -> typename FoldT<double>::Acc {
+    using S = storage_t<T>;
+    if constexpr (std::is_arithmetic_v<S> || kStrings) {
+      return Backend::run(FoldT<S>{v, extra...}, v.size);
+    } else {
+      GPUDF_FAIL(Dtype, "this reduction does not accept " + std::string(type_name(v.type)));
+    }
+  }
+};
+
+template <typename Backend>
+struct FoldPrimitives {
+  static double sum_double(const ColumnView& v, bool centered_square, double center) {
+    return type_dispatch(v.type, RunFold<SumDouble, Backend>{}, v, centered_square, center);
+  }
+  static uint64_t sum_wrap(const ColumnView& v) { return type_dispatch(v.type, RunFold<SumWrap, Backend>{}, v); }
+  static int64_t arg_extreme(const ColumnView& v, bool want_max) {
+    return type_dispatch(v.type, RunFold<ArgExtreme, Backend, true>{}, v, want_max);
+  }
 };
 
 }  // namespace gpudf::reduce_detail
