@@ -27,16 +27,19 @@ const enc = new TextEncoder();
 function cmp(a: Exclude<Raw, null>, b: Exclude<Raw, null>): number {
   if (typeof a === "string") return Buffer.compare(enc.encode(a), enc.encode(b as string));
   if (typeof a === "boolean") return Number(a) - Number(b as boolean);
-  return a < b ? -1 : a > b ? 1 : 0;
+  const x = a as number | bigint;
+  const y = b as number | bigint;
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 const isNaNRaw = (v: Raw) => typeof v === "number" && Number.isNaN(v);
 
 function refArg(vals: Raw[], wantMax: boolean): number | null {
   let best = -1;
   for (let i = 0; i < vals.length; i++) {
-    const v = vals[i];
+    const v = vals[i] ?? null;
     if (v === null || isNaNRaw(v)) continue;
-    if (best < 0 || (wantMax ? cmp(v, vals[best]!) > 0 : cmp(v, vals[best]!) < 0)) best = i;
+    const c = best < 0 ? 0 : cmp(v, vals[best] as Exclude<Raw, null>);
+    if (best < 0 || (wantMax ? c > 0 : c < 0)) best = i;
   }
   if (best < 0) best = vals.findIndex((v) => v !== null); // all NaN: the first NaN
   return best < 0 ? null : best;
