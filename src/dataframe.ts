@@ -17,6 +17,7 @@ import { writeIPC, type WriteIPCOptions } from "./io/ipc.js";
 import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
+import { describeFrame } from "./ops/reduce.js";
 import { HandleBox, Series } from "./series.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
@@ -304,6 +305,20 @@ export class DataFrame {
     this.#live();
     const k = Math.min(rowCount(n), this.#height);
     return this.slice(this.#height - k, k);
+  }
+
+  /**
+   * Summary statistics, as Polars' describe: a "statistic" column (count, null_count, mean,
+   * std, min, 25%, 50%, 75%, max), then one float64 column per numeric (int, float, bool)
+   * column; other columns are left out. Percentiles interpolate linearly; bool columns have no
+   * std or percentiles (null).
+   *
+   * @example
+   * new DataFrame({ a: [1, 2, 3, null] }).describe().toRecords()[0]; // { statistic: "count", a: 3 }
+   */
+  describe(): DataFrame {
+    this.#live();
+    return describeFrame(this);
   }
 
   /**

@@ -12,6 +12,8 @@ import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatSeries } from "./format.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
+import { reduceColumn, valueCountsFrame, type ReduceKind, type ReduceOptions, type ReduceValue } from "./ops/reduce.js";
+import type { DataFrame } from "./dataframe.js";
 import { makeVector } from "apache-arrow";
 
 /** Wraps an existing native handle (internal; not exported from the package). */
@@ -64,6 +66,15 @@ export class Series {
   shareHandle(): ColumnHandle {
     const h = this.#live();
     return h.slice(0, h.length);
+  }
+
+  /** @internal Runs fn with the live native handle (not kept beyond the call). */
+  withHandle<R>(fn: (handle: ColumnHandle) => R): R {
+    return fn(this.#live());
+  }
+
+  #reduce(kind: ReduceKind, options?: ReduceOptions): ReduceValue {
+    return reduceColumn(this.#live(), kind, options);
   }
 
   /** The column name. */
@@ -131,6 +142,187 @@ export class Series {
   /** An apache-arrow Vector built straight from the native buffers. */
   toArrow(): arrow.Vector {
     return makeVector(columnToArrowData(this.#live(), this.dtype));
+  }
+
+  // ---- Reductions. Each runs natively and returns the one value as toArray() would give it
+  // for the result dtype (int64 -> bigint, ...). Rules: docs/semantics.md, "Reductions".
+
+  /**
+   * Sum of the non-null values; 0 when there are none. Integers sum in int64 (uint64 for
+   * unsigned), wrapping on overflow; bool counts the trues (int64); floats keep their dtype.
+   *
+   * @example
+   * new Series("a", [1, 2, null]).sum(); // 3
+   * new Series("n", [1n, 2n]).sum();      // 3n
+   */
+  sum(): number | bigint {
+    return this.#reduce("sum") as number | bigint;
+  }
+
+  /**
+   * Mean of the non-null values (float64); null when there are none. Bool: the fraction of trues.
+   *
+   * @example
+   * new Series("a", [1, 2, null]).mean(); // 1.5
+   */
+  mean(): number | null {
+    return this.#reduce("mean") as number | null;
+  }
+
+  /**
+   * Smallest non-null value (the column's dtype); null when none. NaN is ignored unless every
+   * value is NaN; strings compare byte-wise; false < true.
+   *
+   * @example
+   * new Series("a", [3, NaN, 1]).min(); // 1
+   */
+  min(): ReduceValue {
+    return this.#reduce("min");
+  }
+
+  /**
+   * Largest non-null value (the column's dtype); null when none. NaN as for min().
+   *
+   * @example
+   * new Series("s", ["b", "a"]).max(); // "b"
+   */
+  max(): ReduceValue {
+    return this.#reduce("max");
+  }
+
+  /**
+   * Number of non-null values (int64, so a bigint).
+   *
+   * @example
+   * new Series("a", [1, null]).count(); // 1n
+   */
+  count(): bigint {
+    return this.#reduce("count") as bigint;
+  }
+
+  /**
+   * Number of distinct non-null values (int64). NaN counts as one value; -0.0 equals 0.0.
+   *
+   * @example
+   * new Series("a", [1, 1, null, 2]).nUnique(); // 2n
+   */
+  nUnique(): bigint {
+    return this.#reduce("nUnique") as bigint;
+  }
+
+  /**
+   * Standard deviation (float64) with divisor count - ddof; null when count <= ddof.
+   *
+   * @example
+   * new Series("a", [1, 2, 3, 4]).std(); // 1.2909944487358056
+   */
+  std(ddof = 1): number | null {
+    return this.#reduce("std", { ddof }) as number | null;
+  }
+
+  /**
+   * Variance (float64) with divisor count - ddof; null when count <= ddof.
+   *
+   * @example
+   * new Series("a", [1, 2, 3, 4]).var(0); // 1.25
+   */
+  var(ddof = 1): number | null {
+    return this.#reduce("var", { ddof }) as number | null;
+  }
+
+  /**
+   * Median (float64) of the non-null values; null when none. NaN sorts above +Infinity.
+   *
+   * @example
+   * new Series("a", [1, 2, 3, 4]).median(); // 2.5
+   */
+  median(): number | null {
+    return this.#reduce("median") as number | null;
+  }
+
+  /**
+   * The q-quantile (float64), linear interpolation between the closest ranks; null when there
+   * are no non-null values. q outside [0, 1] throws InvalidArgumentError.
+   *
+   * @example
+   * new Series("a", [1, 2, 3, 4]).quantile(0.25); // 1.75
+   */
+  quantile(q: number): number | null {
+    return this.#reduce("quantile", { q }) as number | null;
+  }
+
+  /**
+   * True when some non-null value is true (bool columns; nulls ignored; false when empty).
+   *
+   * @example
+   * new Series("b", [null, true]).any(); // true
+   */
+  any(): boolean {
+    return this.#reduce("any") as boolean;
+  }
+
+  /**
+   * True when no non-null value is false (bool columns; nulls ignored; true when empty).
+   *
+   * @example
+   * new Series("b", [null, true]).all(); // true
+   */
+  all(): boolean {
+    return this.#reduce("all") as boolean;
+  }
+
+  /**
+   * The first row's value; null when that row is null or the series is empty.
+   *
+   * @example
+   * new Series("a", [null, 2]).first(); // null
+   */
+  first(): ReduceValue {
+    return this.#reduce("first");
+  }
+
+  /**
+   * The last row's value; null when that row is null or the series is empty.
+   *
+   * @example
+   * new Series("a", [1, 2]).last(); // 2
+   */
+  last(): ReduceValue {
+    return this.#reduce("last");
+  }
+
+  /**
+   * Index (int64) of the first smallest non-null value, as min() picks it; null when none.
+   *
+   * @example
+   * new Series("a", [3, 1, 1]).argMin(); // 1n
+   */
+  argMin(): bigint | null {
+    return this.#reduce("argMin") as bigint | null;
+  }
+
+  /**
+   * Index (int64) of the first largest non-null value, as max() picks it; null when none.
+   *
+   * @example
+   * new Series("a", [3, 5, 5]).argMax(); // 1n
+   */
+  argMax(): bigint | null {
+    return this.#reduce("argMax") as bigint | null;
+  }
+
+  /**
+   * Each distinct value (null included) and how often it occurs: a frame with this series'
+   * name (same dtype) and "count" (int64). sort (default true): by count descending, then value
+   * ascending, null last among equal counts; sort false: by value ascending, null last.
+   *
+   * @example
+   * new Series("c", ["x", "y", "x"]).valueCounts().toRecords();
+   * // [{ c: "x", count: 2n }, { c: "y", count: 1n }]
+   */
+  valueCounts(options: { sort?: boolean } = {}): DataFrame {
+    this.#live();
+    return valueCountsFrame(this, options.sort ?? true);
   }
 
   /** Frees the native buffers now (unless shared with a live frame or series). Idempotent. */

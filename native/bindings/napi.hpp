@@ -82,5 +82,6 @@ void init_errors(Napi::Env env, Napi::Object exports);
 void init_arrow(Napi::Env env, Napi::Object exports);
 void init_values(Napi::Env env, Napi::Object exports);
 void init_csv(Napi::Env env, Napi::Object exports);
+void init_reduce(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

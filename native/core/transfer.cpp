@@ -40,10 +40,13 @@ ColumnPtr copy_to_device(const ColumnPtr& column, Device& target) {
 }
 
 ColumnPtr to_host(const ColumnPtr& column) {
-  Device& src = column->device();
-  if (src.kind() == DeviceKind::Cpu) return column;
+  if (column->device().kind() == DeviceKind::Cpu) return column;
+  return to_host(column->view());
+}
+
+ColumnPtr to_host(const ColumnView& v) {
+  Device& src = *v.device;
   Device& host = cpu_device();
-  const ColumnView v = column->view();
   const int64_t n = v.size;
   const auto d2h = CopyKind::DeviceToHost;
 

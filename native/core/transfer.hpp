@@ -14,4 +14,8 @@ ColumnPtr copy_to_device(const ColumnPtr& column, Device& target);
 /// (offset 0, string offsets rebased to 0, bitmap re-based).
 ColumnPtr to_host(const ColumnPtr& column);
 
+/// A compact host copy (offset 0, offsets rebased, bitmap re-based) of a view's rows, from any
+/// device (always copies).
+ColumnPtr to_host(const ColumnView& view);
+
 }  // namespace gpudf

@@ -95,6 +95,10 @@ export interface NativeAddon {
     options: { sep: string; quoteChar: string; header: boolean; quoteStyle: string; nullValue: string },
     path: string | null,
   ): string | undefined;
+  /** kind: a ReduceKind id (src/ops/reduce.ts); returns a one-row column. */
+  reduce(column: ColumnHandle, kind: number, ddof: number, q: number): ColumnHandle;
+  /** [distinct values, int64 counts]. */
+  valueCounts(column: ColumnHandle, sort: boolean): [ColumnHandle, ColumnHandle];
 }
 
 function findAddon(): string {
