@@ -63,6 +63,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_errors(env, exports);
   init_arrow(env, exports);
   init_values(env, exports);
+  init_expr(env, exports);
   return exports;
 }
 

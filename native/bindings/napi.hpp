@@ -77,5 +77,6 @@ std::string arg_string(const Napi::CallbackInfo& info, size_t i, const char* nam
 void init_errors(Napi::Env env, Napi::Object exports);
 void init_arrow(Napi::Env env, Napi::Object exports);
 void init_values(Napi::Env env, Napi::Object exports);
+void init_expr(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js
