@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { ERROR_CLASSES, InternalError } from "../errors.js";
+import type { SerializedNode } from "../expr.js";
 
 /** A native column: shared, ref-counted buffers on one device. */
 export interface ColumnHandle {
@@ -63,6 +64,10 @@ export interface NativeAddon {
   fromValues(values: unknown[], typeId: number): ColumnHandle;
   toValues(column: ColumnHandle, start: number, count: number): unknown[];
   toRecords(names: string[], columns: ColumnHandle[], start: number, count: number): Record<string, unknown>[];
+  /** Compiles and runs a serialised expression over the frame's columns (`rows` = its height). */
+  evalExpr(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
+  /** The rows of `columns` where the bool `mask` is true (null counts as false). */
+  filter(columns: ColumnHandle[], mask: ColumnHandle): ColumnHandle[];
 }
 
 function findAddon(): string {
