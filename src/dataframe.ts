@@ -19,6 +19,10 @@ import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
 import { HandleBox, Series } from "./series.js";
+import { Expr, type LiteralValue } from "./expr.js";
+import type { FrameParts, FrameResult } from "./ops/frame.js";
+import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
+import { flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -199,16 +203,75 @@ export class DataFrame {
   }
 
   /**
-   * The named columns, in the order given.
+   * Columns by name (shared, no copy) and expressions (evaluated natively), in the order given.
+   * Literal-only expressions give one row, broadcast to the height when a column is selected.
    *
    * @example
-   * df.select("a", "b"); df.select(["a", "b"]);
+   * df.select("a", col("b").mul(2).alias("b2")); df.select(["a", "b"]);
    */
-  select(...names: (string | readonly string[])[]): DataFrame {
-    const wanted = names.flat() as string[];
-    checkUnique(wanted);
-    const idx = wanted.map((n) => this.#index(n));
-    return this.#derive(wanted, idx.map((i) => this.#columns[i] as ColumnHandle));
+  select(...items: (SelectItem | readonly SelectItem[])[]): DataFrame {
+    return this.#apply(selectColumns(this.#parts(), flattenItems(items)));
+  }
+
+  /**
+   * Adds expression results as columns: a result replaces the column of the same name in place,
+   * other results are appended.
+   *
+   * @example
+   * df.withColumns(col("fare").mul(col("rate")).alias("usd"), col("a").fillNull(0));
+   */
+  withColumns(...exprs: (Expr | readonly Expr[])[]): DataFrame {
+    return this.#apply(withColumnsOp(this.#parts(), exprs.flat() as Expr[]));
+  }
+
+  /**
+   * The rows where the predicate is true (a null predicate counts as false).
+   *
+   * @example
+   * df.filter(col("fare").gt(0).and(col("city").eq("NYC")));
+   * df.filter(new Series("keep", [true, false, true]));
+   */
+  filter(predicate: Expr | Series): DataFrame {
+    const parts = this.#parts();
+    if (predicate instanceof Expr) return this.#apply(filterByExpr(parts, predicate));
+    if (!(predicate instanceof Series)) throw new InvalidArgumentError("filter expects an Expr or a bool Series");
+    const mask = predicate.shareHandle();
+    try {
+      return this.#apply(filterByMask(parts, mask));
+    } finally {
+      mask.dispose();
+    }
+  }
+
+  /**
+   * Rows without a null in any of the named columns (default: all columns).
+   *
+   * @example
+   * df.dropNulls(); df.dropNulls("a", "b");
+   */
+  dropNulls(...subset: (string | readonly string[])[]): DataFrame {
+    const names = subset.flat() as string[];
+    return this.#apply(dropNullsOp(this.#parts(), names.length > 0 ? names : undefined));
+  }
+
+  /**
+   * Nulls replaced: a single value fills every column whose values are of its kind (numbers,
+   * strings, booleans, Dates) and leaves the others unchanged; a { column: value } object fills
+   * exactly those columns (an incompatible value there throws DtypeError).
+   *
+   * @example
+   * df.fillNull(0); df.fillNull({ city: "unknown", fare: 0 });
+   */
+  fillNull(value: LiteralValue | Record<string, LiteralValue>): DataFrame {
+    return this.#apply(fillNullOp(this.#parts(), value));
+  }
+
+  #parts(): FrameParts {
+    return { names: this.#names, columns: this.#live(), height: this.#height };
+  }
+
+  #apply(result: FrameResult): DataFrame {
+    return fromHandles(result.names, result.columns);
   }
 
   /**

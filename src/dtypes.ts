@@ -158,3 +158,25 @@ export function dtypeOfTypedArray(values: unknown): DType | undefined {
   if (values instanceof BigUint64Array) return "uint64";
   return undefined;
 }
+
+/** The kind of JS value a dtype holds: what `fillNull(value)` matches a scalar against. */
+export type ValueKind = "number" | "string" | "boolean" | "date";
+
+/** The kind of JS value a dtype's values are (numbers and bigints both count as "number"). */
+export function valueKindOf(dtype: DType): ValueKind {
+  switch (dtype) {
+    case "bool":
+      return "boolean";
+    case "utf8":
+    case "large_utf8":
+      return "string";
+    case "date32":
+    case "timestamp[s]":
+    case "timestamp[ms]":
+    case "timestamp[us]":
+    case "timestamp[ns]":
+      return "date";
+    default:
+      return "number";
+  }
+}

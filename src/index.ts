@@ -11,6 +11,8 @@ export { Series } from "./series.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
 export { readParquet, type ReadParquetOptions, type WriteParquetOptions } from "./io/parquet.js";
+export { col, lit, when, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
+export { ExprString, ExprDateTime } from "./expr_namespaces.js";
 export { device, memory, type DeviceInfo, type MemoryStats } from "./device.js";
 export { DTYPES, type DType } from "./dtypes.js";
 export type { ColumnValues } from "./columns.js";

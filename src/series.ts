@@ -8,7 +8,7 @@ import type * as arrow from "apache-arrow";
 import { columnToArrowData } from "./arrow.js";
 import { columnFromValues, type ColumnValues } from "./columns.js";
 import { dtypeOfId, parseDType, type DType } from "./dtypes.js";
-import { DisposedError, InvalidArgumentError } from "./errors.js";
+import { DisposedError, DtypeError, InvalidArgumentError } from "./errors.js";
 import { formatSeries } from "./format.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
@@ -125,6 +125,25 @@ export class Series {
     const h = this.#live();
     const [start, end] = sliceBounds(h.length, offset, length);
     return new Series(this.#name, new HandleBox(h.slice(start, end - start)));
+  }
+
+  /**
+   * The values where the bool `mask` is true (null counts as false).
+   *
+   * @example
+   * new Series("a", [1, 2, 3]).filter(new Series("m", [true, null, true])).toArray(); // [1, 3]
+   */
+  filter(mask: Series): Series {
+    const h = this.#live();
+    if (!(mask instanceof Series)) throw new InvalidArgumentError("filter expects a bool Series");
+    if (mask.dtype !== "bool") throw new DtypeError(`filter needs a bool mask, got ${mask.dtype}`);
+    const m = mask.shareHandle();
+    try {
+      const [out] = native.filter([h], m);
+      return new Series(this.#name, new HandleBox(out as ColumnHandle));
+    } finally {
+      m.dispose();
+    }
   }
 
   /** The first n values. */

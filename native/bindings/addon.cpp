@@ -65,6 +65,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_values(env, exports);
   init_csv(env, exports);
   init_reduce(env, exports);
+  init_expr(env, exports);
   return exports;
 }
 

@@ -83,5 +83,6 @@ void init_arrow(Napi::Env env, Napi::Object exports);
 void init_values(Napi::Env env, Napi::Object exports);
 void init_csv(Napi::Env env, Napi::Object exports);
 void init_reduce(Napi::Env env, Napi::Object exports);
+void init_expr(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

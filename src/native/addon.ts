@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { ERROR_CLASSES, InternalError } from "../errors.js";
+import type { SerializedNode } from "../expr.js";
 
 /** A native column: shared, ref-counted buffers on one device. */
 export interface ColumnHandle {
@@ -99,6 +100,10 @@ export interface NativeAddon {
   reduce(column: ColumnHandle, kind: number, ddof: number, q: number): ColumnHandle;
   /** [distinct values, int64 counts]. */
   valueCounts(column: ColumnHandle, sort: boolean): [ColumnHandle, ColumnHandle];
+  /** Compiles and runs a serialised expression over the frame's columns (`rows` = its height). */
+  evalExpr(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
+  /** The rows of `columns` where the bool `mask` is true (null counts as false). */
+  filter(columns: ColumnHandle[], mask: ColumnHandle): ColumnHandle[];
 }
 
 function findAddon(): string {

@@ -1,0 +1,137 @@
+// Expressions and filter: the serialised Expr tree (an array of plain node objects made by
+// src/expr.ts) -> expr::NodeSpec, evaluated natively; filter by a bool column.
+#include "bindings/napi.hpp"
+#include "core/error.hpp"
+#include "ops/expr/expr.hpp"
+#include "ops/filter/filter.hpp"
+
+namespace gpudf::js {
+namespace {
+
+expr::LiteralSpec literal_of(const Napi::Value& v) {
+  using K = expr::LiteralSpec::Kind;
+  expr::LiteralSpec out;
+  switch (v.Type()) {
+    case napi_undefined:
+    case napi_null: out.kind = K::Null; break;
+    case napi_number:
+      out.kind = K::Number;
+      out.number = v.As<Napi::Number>().DoubleValue();
+      break;
+    case napi_boolean:
+      out.kind = K::Bool;
+      out.boolean = v.As<Napi::Boolean>().Value();
+      break;
+    case napi_string:
+      out.kind = K::String;
+      out.text = v.As<Napi::String>().Utf8Value();
+      break;
+    case napi_bigint: {
+      out.kind = K::BigInt;
+      bool lossless = false;
+      out.bigint = v.As<Napi::BigInt>().Int64Value(&lossless);
+      if (!lossless) {
+        uint64_t u = v.As<Napi::BigInt>().Uint64Value(&lossless);
+        GPUDF_EXPECTS(lossless, InvalidArgument, "a bigint literal must fit in int64 or uint64");
+        out.bigint = int64_t(u);
+        out.big_unsigned = true;
+      }
+      break;
+    }
+    default:
+      GPUDF_EXPECTS(v.IsDate(), InvalidArgument, "unsupported literal value (expected a number, bigint, string, boolean, Date or null)");
+      out.kind = K::Date;
+      out.number = v.As<Napi::Date>().ValueOf();
+  }
+  return out;
+}
+
+std::vector<int64_t> int_list(const Napi::Value& v, const char* what) {
+  std::vector<int64_t> out;
+  if (v.IsUndefined()) return out;
+  GPUDF_EXPECTS(v.IsArray(), InvalidArgument, std::string(what) + " must be an array");
+  Napi::Array a = v.As<Napi::Array>();
+  for (uint32_t i = 0; i < a.Length(); ++i) {
+    Napi::Value x = a.Get(i);
+    GPUDF_EXPECTS(x.IsNumber(), InvalidArgument, std::string(what) + " must hold integers");
+    double d = x.As<Napi::Number>().DoubleValue();
+    GPUDF_EXPECTS(d == double(int64_t(d)) && d > -9e18 && d < 9e18, InvalidArgument, std::string(what) + " must hold integers");
+    out.push_back(int64_t(d));
+  }
+  return out;
+}
+
+std::vector<expr::NodeSpec> specs_of(const Napi::Value& v) {
+  GPUDF_EXPECTS(v.IsArray(), InvalidArgument, "expression nodes must be an array");
+  Napi::Array nodes = v.As<Napi::Array>();
+  std::vector<expr::NodeSpec> out;
+  for (uint32_t i = 0; i < nodes.Length(); ++i) {
+    Napi::Value nv = nodes.Get(i);
+    GPUDF_EXPECTS(nv.IsObject(), InvalidArgument, "expression node must be an object");
+    Napi::Object o = nv.As<Napi::Object>();
+    expr::NodeSpec s;
+    GPUDF_EXPECTS(o.Get("op").IsString(), InvalidArgument, "expression node needs an op");
+    s.op = o.Get("op").As<Napi::String>().Utf8Value();
+    for (int64_t a : int_list(o.Get("args"), "args")) {
+      GPUDF_EXPECTS(a >= 0 && a < int64_t(i), InvalidArgument, "expression node refers forward");
+      s.args.push_back(int32_t(a));
+    }
+    if (o.Get("name").IsString()) s.name = o.Get("name").As<Napi::String>().Utf8Value();
+    if (o.Has("value")) s.value = literal_of(o.Get("value"));
+    if (o.Get("dtype").IsNumber()) s.dtype = o.Get("dtype").As<Napi::Number>().Int32Value();
+    s.params = int_list(o.Get("params"), "params");
+    Napi::Value list = o.Get("list");
+    if (list.IsArray()) {
+      Napi::Array l = list.As<Napi::Array>();
+      for (uint32_t k = 0; k < l.Length(); ++k) s.list.push_back(literal_of(l.Get(k)));
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::vector<ColumnPtr> columns_of(const Napi::Value& v) {
+  GPUDF_EXPECTS(v.IsArray(), InvalidArgument, "columns must be an array of handles");
+  Napi::Array a = v.As<Napi::Array>();
+  std::vector<ColumnPtr> out;
+  for (uint32_t i = 0; i < a.Length(); ++i) out.push_back(ColumnHandle::From(a.Get(i)));
+  return out;
+}
+
+// evalExpr(nodes, names, columns, rows) -> handle
+Napi::Value EvalExpr(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    std::vector<expr::NodeSpec> specs = specs_of(info[0]);
+    expr::Frame frame;
+    GPUDF_EXPECTS(info[1].IsArray(), InvalidArgument, "names must be an array");
+    Napi::Array names = info[1].As<Napi::Array>();
+    for (uint32_t i = 0; i < names.Length(); ++i) frame.names.push_back(names.Get(i).ToString().Utf8Value());
+    frame.columns = columns_of(info[2]);
+    GPUDF_EXPECTS(frame.columns.size() == frame.names.size(), InvalidArgument, "names and columns differ in length");
+    frame.rows = arg_int64(info, 3, "rows");
+    GPUDF_EXPECTS(frame.rows >= 0, InvalidArgument, "rows must be >= 0");
+    return ColumnHandle::Wrap(env, expr::evaluate(specs, frame, active_device(env)));
+  });
+}
+
+// filter(columns, mask) -> handles
+Napi::Value Filter(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    std::vector<ColumnPtr> cols = columns_of(info[0]);
+    std::vector<ColumnPtr> out = filter(cols, ColumnHandle::From(info[1]));
+    Napi::Array arr = Napi::Array::New(env, out.size());
+    for (uint32_t i = 0; i < out.size(); ++i) arr.Set(i, ColumnHandle::Wrap(env, out[i]));
+    return arr;
+  });
+}
+
+}  // namespace
+
+void init_expr(Napi::Env env, Napi::Object exports) {
+  exports.Set("evalExpr", Napi::Function::New(env, EvalExpr, "evalExpr"));
+  exports.Set("filter", Napi::Function::New(env, Filter, "filter"));
+}
+
+}  // namespace gpudf::js

@@ -1,0 +1,436 @@
+// Compiling a serialised expression tree into a typed Program: names resolved, dtypes decided
+// (typing.cpp), casts inserted so arithmetic sees operands of one dtype, misuse rejected.
+#include <map>
+
+#include "core/error.hpp"
+#include "ops/expr/expr.hpp"
+#include "ops/expr/numeric.hpp"
+#include "ops/expr/typing.hpp"
+
+namespace gpudf::expr {
+namespace {
+
+/// A compiled operand: an emitted node, or a literal not emitted yet (its dtype may adapt).
+struct Val {
+  int32_t node = -1;
+  TypeId type = TypeId::Float64;
+  bool literal = false;
+  Weak weak = Weak::None;
+  LiteralSpec value;
+};
+
+class Compiler {
+ public:
+  Compiler(const Frame& frame, Device& device) : frame_(frame), device_(device) {}
+
+  Program run(const std::vector<NodeSpec>& specs) {
+    GPUDF_EXPECTS(!specs.empty(), InvalidArgument, "empty expression");
+    GPUDF_EXPECTS(specs.size() <= size_t(kMaxNodes), InvalidArgument,
+                  "expression has more than " + std::to_string(kMaxNodes) + " nodes");
+    vals_.reserve(specs.size());
+    for (const NodeSpec& s : specs) vals_.push_back(compile(s));
+    emit_value(vals_.back());
+    if (vals_.back().node != int32_t(prog_.nodes.size()) - 1) add(Op::Cast, vals_.back().type, {vals_.back().node});
+    GPUDF_EXPECTS(prog_.nodes.size() <= size_t(kMaxNodes), InvalidArgument,
+                  "expression compiles to more than " + std::to_string(kMaxNodes) + " nodes");
+    prog_.rows = frame_.rows;
+    return std::move(prog_);
+  }
+
+ private:
+  const Frame& frame_;
+  Device& device_;
+  Program prog_;
+  std::vector<Val> vals_;
+  std::map<size_t, int32_t> input_of_column_;
+
+  int32_t add(Op op, TypeId type, std::initializer_list<int32_t> args, int64_t p0 = 0, int64_t p1 = 0) {
+    Node n{op, type, {-1, -1, -1}, p0, p1};
+    int k = 0;
+    for (int32_t a : args) n.arg[k++] = a;
+    prog_.nodes.push_back(n);
+    return int32_t(prog_.nodes.size()) - 1;
+  }
+
+  int64_t add_const(const LiteralSpec& v, TypeId t) {
+    prog_.consts.push_back(literal_slot(v, t, prog_.text));
+    prog_.const_types.push_back(t);
+    return int64_t(prog_.consts.size()) - 1;
+  }
+
+  int32_t emit_literal(const LiteralSpec& v, TypeId t) {
+    const bool null = v.kind == LiteralSpec::Kind::Null;
+    return add(Op::Literal, t, {}, add_const(v, t), null ? 1 : 0);
+  }
+
+  /// The value as an emitted node of dtype `t` (weak literals converted, other nodes cast).
+  int32_t as(Val& v, TypeId t) {
+    if (v.literal && v.node < 0) {
+      if (v.weak != Weak::None || t == v.type) {
+        GPUDF_EXPECTS(v.weak != Weak::Int || !is_integer_type(t) || literal_fits(v.value, t), Dtype,
+                      "literal does not fit " + std::string(type_name(t)));
+        return emit_literal(v.value, t);
+      }
+      emit_value(v);
+    }
+    if (v.type == t) return v.node;
+    return add(Op::Cast, t, {v.node});
+  }
+
+  /// Emits a literal at its own dtype (a weak one at its default).
+  void emit_value(Val& v) {
+    if (!v.literal || v.node >= 0) return;
+    TypeId t = v.weak == Weak::None ? v.type : default_type(v.value);
+    v.node = emit_literal(v.value, t);
+    v.type = t;
+  }
+
+  const Val& arg(const NodeSpec& s, size_t k) {
+    GPUDF_EXPECTS(k < s.args.size(), InvalidArgument, "'" + s.op + "' is missing an operand");
+    int32_t i = s.args[k];
+    GPUDF_EXPECTS(i >= 0 && size_t(i) < vals_.size(), InvalidArgument, "malformed expression");
+    return vals_[size_t(i)];
+  }
+
+  [[noreturn]] static void bad(const std::string& op, TypeId t) {
+    GPUDF_FAIL(Dtype, "'" + op + "' is not supported for dtype " + std::string(type_name(t)));
+  }
+  [[noreturn]] static void bad2(const std::string& op, TypeId a, TypeId b) {
+    GPUDF_FAIL(Dtype, "'" + op + "' is not supported between " + std::string(type_name(a)) + " and " +
+                          std::string(type_name(b)));
+  }
+
+  /// The dtypes two operands take (weak literals adapt to the other side).
+  std::pair<TypeId, TypeId> pair_types(const std::string& op, Val& a, Val& b, bool compare) {
+    if (a.weak != Weak::None && b.weak != Weak::None) {
+      if (a.weak == Weak::Null && b.weak == Weak::Null) return {TypeId::Float64, TypeId::Float64};
+      if (a.weak == Weak::Null) emit_value(b);
+      else emit_value(a);
+    }
+    TypeId ta = a.type, tb = b.type;
+    if (a.weak != Weak::None && b.weak == Weak::None) {
+      auto t = adapt_weak(a.value, a.weak, b.type, compare);
+      if (!t) bad2(op, default_type(a.value), b.type);
+      ta = *t;
+    } else if (b.weak != Weak::None && a.weak == Weak::None) {
+      auto t = adapt_weak(b.value, b.weak, a.type, compare);
+      if (!t) bad2(op, a.type, default_type(b.value));
+      tb = *t;
+    }
+    return {ta, tb};
+  }
+
+  Val node_val(int32_t node) {
+    Val v;
+    v.node = node;
+    v.type = prog_.nodes[size_t(node)].type;
+    return v;
+  }
+
+  Val arithmetic(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0), b = arg(s, 1);
+    auto [ta, tb] = pair_types(s.op, a, b, false);
+    auto st = numeric_supertype(ta, tb);
+    if (!st) bad2(s.op, ta, tb);
+    TypeId t = *st;
+    if (op == Op::Div && !is_float_type(t)) t = TypeId::Float64;
+    if (op == Op::Pow && !is_float_type(t)) {
+      // Integer power keeps the base's dtype; the exponent stays an integer.
+      int32_t base = as(a, ta), e = as(b, tb);
+      return node_val(add(Op::Pow, ta, {base, e}));
+    }
+    int32_t x = as(a, t), y = as(b, t);
+    return node_val(add(op, t, {x, y}));
+  }
+
+  Val compare(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0), b = arg(s, 1);
+    auto [ta, tb] = pair_types(s.op, a, b, true);
+    TypeId ca = ta, cb = tb;
+    if (is_temporal_type(ta) && is_temporal_type(tb)) {
+      ca = cb = *value_supertype(ta, tb);
+    } else {
+      bool fine = (is_numeric(ta) && is_numeric(tb)) || (is_string(ta) && is_string(tb)) ||
+                  (ta == TypeId::Bool && tb == TypeId::Bool);
+      if (!fine) bad2(s.op, ta, tb);
+    }
+    int32_t x = as(a, ca), y = as(b, cb);
+    return node_val(add(op, TypeId::Bool, {x, y}));
+  }
+
+  Val logic(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0);
+    if (a.weak == Weak::Null) a.type = TypeId::Bool;
+    if (a.type != TypeId::Bool) bad(s.op, a.type);
+    int32_t x = as(a, TypeId::Bool);
+    if (op == Op::Not) return node_val(add(op, TypeId::Bool, {x}));
+    Val b = arg(s, 1);
+    if (b.weak == Weak::Null) b.type = TypeId::Bool;
+    if (b.type != TypeId::Bool) bad(s.op, b.type);
+    return node_val(add(op, TypeId::Bool, {x, as(b, TypeId::Bool)}));
+  }
+
+  /// Unary numeric ops. to_float: integers become float64 (sqrt/exp/log).
+  Val unary(const NodeSpec& s, Op op, bool to_float, int64_t p0 = 0) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_numeric(a.type)) bad(s.op, a.type);
+    if (op == Op::Neg && is_integer_type(a.type) && a.type >= TypeId::UInt8) bad(s.op, a.type);
+    TypeId t = to_float && !is_float_type(a.type) ? TypeId::Float64 : a.type;
+    return node_val(add(op, t, {as(a, t)}, p0));
+  }
+
+  /// The common dtype of value operands (fillNull, when); weak literals adapt.
+  TypeId common(const std::string& op, std::vector<Val*> vs) {
+    std::optional<TypeId> t;
+    for (Val* v : vs) {
+      if (v->weak != Weak::None) continue;
+      if (!t) {
+        t = v->type;
+        continue;
+      }
+      auto st = value_supertype(*t, v->type);
+      if (!st) bad2(op, *t, v->type);
+      t = st;
+    }
+    for (Val* v : vs) {
+      if (v->weak == Weak::None || v->weak == Weak::Null) continue;
+      if (!t) {
+        t = default_type(v->value);
+        continue;
+      }
+      auto a = adapt_weak(v->value, v->weak, *t, false);
+      if (!a) bad2(op, *t, default_type(v->value));
+      t = a;
+    }
+    return t ? *t : TypeId::Float64;
+  }
+
+  Val string_pred(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a string");
+    return node_val(add(op, TypeId::Bool, {a.node}, add_const(s.value, TypeId::Utf8)));
+  }
+
+  /// lower/upper: the operand is materialised (it is the last node so far) and case mapped.
+  Val case_mapped(const NodeSpec& s, bool upper) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    Program sub;
+    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + a.node + 1);
+    sub.inputs = prog_.inputs;
+    sub.consts = prog_.consts;
+    sub.const_types = prog_.const_types;
+    sub.text = prog_.text;
+    sub.rows = frame_.rows;
+    ColumnPtr mapped = case_map(expr::run(sub, device_), upper);
+    prog_.inputs.push_back(mapped);
+    return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  Val temporal(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_temporal_type(a.type)) bad(s.op, a.type);
+    if (a.type == TypeId::Date32 && (op == Op::Hour || op == Op::Minute || op == Op::Second)) bad(s.op, a.type);
+    return node_val(add(op, op == Op::Year ? TypeId::Int32 : TypeId::Int8, {a.node}));
+  }
+
+  Val column(const NodeSpec& s) {
+    size_t i = 0;
+    while (i < frame_.names.size() && frame_.names[i] != s.name) ++i;
+    GPUDF_EXPECTS(i < frame_.names.size(), ColumnNotFound, "column \"" + s.name + "\" not found");
+    auto it = input_of_column_.find(i);
+    if (it == input_of_column_.end()) {
+      const ColumnPtr& c = frame_.columns[i];
+      GPUDF_EXPECTS(&c->device() == &device_ && c->size() == frame_.rows, InvalidArgument,
+                    "column \"" + s.name + "\" does not match the frame");
+      prog_.inputs.push_back(c);
+      it = input_of_column_.emplace(i, int32_t(prog_.inputs.size()) - 1).first;
+    }
+    return node_val(add(Op::Column, frame_.columns[i]->type(), {}, it->second));
+  }
+
+  Val literal(const NodeSpec& s) {
+    Val v;
+    v.literal = true;
+    v.value = s.value;
+    if (s.dtype >= 0) {
+      GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "unknown dtype id");
+      v.type = TypeId(s.dtype);
+      v.weak = Weak::None;
+      literal_slot(s.value, v.type, prog_.text);  // validates now; the text grows harmlessly
+    } else {
+      v.weak = weak_kind(s.value);
+      v.type = default_type(s.value);
+    }
+    return v;
+  }
+
+  Val cast(const NodeSpec& s) {
+    GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "cast needs a dtype");
+    Val a = arg(s, 0);
+    TypeId to = TypeId(s.dtype);
+    if (a.weak == Weak::Null) return node_val(as(a, to));
+    emit_value(a);
+    if (!castable(a.type, to)) bad2("cast", a.type, to);
+    return node_val(as(a, to));
+  }
+
+  Val is_in(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    const int64_t first = int64_t(prog_.consts.size());
+    for (const LiteralSpec& v : s.list) {
+      if (v.kind == LiteralSpec::Kind::Null) continue;
+      TypeId t = default_type(v);
+      if (is_temporal_type(a.type) && v.kind == LiteralSpec::Kind::Date) {
+        // A Date matches only when it converts exactly to the column's unit.
+        bool ok = true;
+        Slot ms{};
+        ms.i = int64_t(v.number);
+        Slot x = cast_value(ms, TypeId::TimestampMs, a.type, ok);
+        Slot back = cast_value(x, a.type, TypeId::TimestampMs, ok);
+        if (!ok || back.i != ms.i) continue;
+        t = a.type;
+        prog_.consts.push_back(x);
+        prog_.const_types.push_back(t);
+        continue;
+      }
+      bool fine = (is_numeric(a.type) && is_numeric(t)) || (is_string(a.type) && is_string(t)) ||
+                  (a.type == TypeId::Bool && t == TypeId::Bool);
+      if (!fine) bad2("isIn", a.type, t);
+      add_const(v, t);
+    }
+    return node_val(add(Op::IsIn, TypeId::Bool, {a.node}, first, int64_t(prog_.consts.size()) - first));
+  }
+
+  Val when(const NodeSpec& s) {
+    GPUDF_EXPECTS(s.args.size() >= 3 && s.args.size() % 2 == 1, InvalidArgument, "malformed when/then/otherwise");
+    std::vector<Val> vs;
+    std::vector<Val*> ptrs;
+    for (size_t k = 1; k < s.args.size(); k += 2) vs.push_back(arg(s, k));
+    vs.push_back(arg(s, s.args.size() - 1));
+    for (Val& v : vs) ptrs.push_back(&v);
+    TypeId t = common("when", ptrs);
+    int32_t acc = as(vs.back(), t);
+    for (size_t k = s.args.size() - 1; k >= 2; k -= 2) {
+      Val c = arg(s, k - 2);
+      if (c.weak == Weak::Null) c.type = TypeId::Bool;
+      if (c.type != TypeId::Bool) bad("when", c.type);
+      int32_t cond = as(c, TypeId::Bool);
+      acc = add(Op::Select, t, {cond, as(vs[(k - 2) / 2], t), acc});
+    }
+    return node_val(acc);
+  }
+
+  Val fill(const NodeSpec& s, bool nan) {
+    Val a = arg(s, 0), b = arg(s, 1);
+    if (nan) {
+      emit_value(a);
+      if (!is_float_type(a.type)) {
+        if (!is_numeric(a.type)) bad(s.op, a.type);
+        return a;  // integers hold no NaN
+      }
+    }
+    TypeId t = common(s.op, {&a, &b});
+    if (nan && !is_float_type(t)) bad2(s.op, a.type, t);
+    int32_t x = as(a, t), y = as(b, t);
+    return node_val(add(nan ? Op::FillNaN : Op::FillNull, t, {x, y}));
+  }
+
+  Val compile(const NodeSpec& s) {
+    const std::string& o = s.op;
+    if (o == "col") return column(s);
+    if (o == "lit") return literal(s);
+    if (o == "alias") return arg(s, 0);
+    if (o == "add") return arithmetic(s, Op::Add);
+    if (o == "sub") return arithmetic(s, Op::Sub);
+    if (o == "mul") return arithmetic(s, Op::Mul);
+    if (o == "div") return arithmetic(s, Op::Div);
+    if (o == "floorDiv") return arithmetic(s, Op::FloorDiv);
+    if (o == "mod") return arithmetic(s, Op::Mod);
+    if (o == "pow") return arithmetic(s, Op::Pow);
+    if (o == "eq") return compare(s, Op::Eq);
+    if (o == "neq") return compare(s, Op::Neq);
+    if (o == "lt") return compare(s, Op::Lt);
+    if (o == "lte") return compare(s, Op::Lte);
+    if (o == "gt") return compare(s, Op::Gt);
+    if (o == "gte") return compare(s, Op::Gte);
+    if (o == "and") return logic(s, Op::And);
+    if (o == "or") return logic(s, Op::Or);
+    if (o == "xor") return logic(s, Op::Xor);
+    if (o == "not") return logic(s, Op::Not);
+    if (o == "neg") return unary(s, Op::Neg, false);
+    if (o == "abs") return unary(s, Op::Abs, false);
+    if (o == "floor") return unary(s, Op::Floor, false);
+    if (o == "ceil") return unary(s, Op::Ceil, false);
+    if (o == "sqrt") return unary(s, Op::Sqrt, true);
+    if (o == "exp") return unary(s, Op::Exp, true);
+    if (o == "log") return unary(s, Op::Log, true);
+    if (o == "round") {
+      GPUDF_EXPECTS(s.params.size() == 1 && s.params[0] >= 0 && s.params[0] <= 308, InvalidArgument,
+                    "round(decimals) needs an integer 0..308");
+      return unary(s, Op::Round, false, s.params[0]);
+    }
+    if (o == "isNull" || o == "isNotNull") {
+      Val a = arg(s, 0);
+      return node_val(add(o == "isNull" ? Op::IsNull : Op::IsNotNull, TypeId::Bool, {as(a, a.type)}));
+    }
+    if (o == "isNaN") {
+      Val a = arg(s, 0);
+      emit_value(a);
+      if (!is_numeric(a.type)) bad(o, a.type);
+      return node_val(add(Op::IsNaN, TypeId::Bool, {a.node}));
+    }
+    if (o == "fillNull") return fill(s, false);
+    if (o == "fillNaN") return fill(s, true);
+    if (o == "isIn") return is_in(s);
+    if (o == "cast") return cast(s);
+    if (o == "when") return when(s);
+    if (o == "str.len" || o == "str.lenBytes") {
+      Val a = arg(s, 0);
+      emit_value(a);
+      if (!is_string(a.type)) bad(o, a.type);
+      return node_val(add(o == "str.len" ? Op::StrLen : Op::StrLenBytes, TypeId::UInt32, {a.node}));
+    }
+    if (o == "str.contains") return string_pred(s, Op::StrContains);
+    if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
+    if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
+    if (o == "str.toLowerCase") return case_mapped(s, false);
+    if (o == "str.toUpperCase") return case_mapped(s, true);
+    if (o == "str.slice") {
+      Val a = arg(s, 0);
+      emit_value(a);
+      if (!is_string(a.type)) bad(o, a.type);
+      GPUDF_EXPECTS(s.params.size() == 2, InvalidArgument, "str.slice needs start and length");
+      return node_val(add(Op::StrSlice, a.type, {a.node}, s.params[0], s.params[1]));
+    }
+    if (o == "dt.year") return temporal(s, Op::Year);
+    if (o == "dt.month") return temporal(s, Op::Month);
+    if (o == "dt.day") return temporal(s, Op::Day);
+    if (o == "dt.hour") return temporal(s, Op::Hour);
+    if (o == "dt.minute") return temporal(s, Op::Minute);
+    if (o == "dt.second") return temporal(s, Op::Second);
+    if (o == "dt.weekday") return temporal(s, Op::Weekday);
+    GPUDF_FAIL(InvalidArgument, "unknown expression op '" + o + "'");
+  }
+};
+
+}  // namespace
+
+Program compile(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device) {
+  return Compiler(frame, device).run(specs);
+}
+
+std::vector<Slot> Program::bound_consts(const char* text_base) const {
+  std::vector<Slot> out = consts;
+  for (size_t k = 0; k < out.size(); ++k)
+    if (is_string(const_types[k])) out[k].s = text_base + consts[k].i;
+  return out;
+}
+
+}  // namespace gpudf::expr

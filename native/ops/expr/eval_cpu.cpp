@@ -1,0 +1,129 @@
+// The CPU backend of the expression interpreter: rows are cut into blocks of a few thousand,
+// blocks run in parallel over cpu_pool(), and within a block every node fills a block-sized
+// scratch vector (node-major), so no full-length intermediate column is ever built.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "ops/expr/eval_element.hpp"
+#include "ops/expr/expr.hpp"
+
+namespace gpudf::expr::detail {
+namespace {
+
+struct BatchAcc {
+  const Slot* slots;
+  const uint8_t* valids;
+  int64_t stride;
+  int64_t r;
+  Slot slot(int32_t k) const { return slots[k * stride + r]; }
+  bool valid(int32_t k) const { return valids[k * stride + r] != 0; }
+};
+
+/// Rows per block: a multiple of 64 (blocks never share a validity byte) sized so one block's
+/// scratch (17 bytes per node per row) stays around 256 KiB.
+int64_t block_rows(int32_t nodes) {
+  int64_t rows = (int64_t(1) << 18) / (int64_t(nodes) * int64_t(sizeof(Slot) + 1));
+  return std::clamp<int64_t>(rows / 64 * 64, 64, 4096);
+}
+
+/// Runs the program over blocks; `sink(begin, count, slots, valids)` consumes the root node's
+/// scratch of each block.
+template <typename Sink>
+void run_blocks(const ProgramView& view, int64_t rows, Sink&& sink) {
+  const int32_t nn = view.num_nodes;
+  const int64_t block = block_rows(nn);
+  const int64_t blocks = (rows + block - 1) / block;
+  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    std::vector<Slot> slots(size_t(nn * block));
+    std::vector<uint8_t> valids(size_t(nn * block));
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t begin = b * block;
+      const int64_t count = std::min(block, rows - begin);
+      for (int32_t j = 0; j < nn; ++j) {
+        const Node& nd = view.nodes[j];
+        Slot* out = slots.data() + j * block;
+        uint8_t* ok_out = valids.data() + j * block;
+        BatchAcc acc{slots.data(), valids.data(), block, 0};
+        for (int64_t r = 0; r < count; ++r) {
+          acc.r = r;
+          bool ok;
+          eval_node(view, nd, begin + r, acc, out[r], ok);
+          ok_out[r] = ok;
+        }
+      }
+      sink(begin, count, slots.data() + (nn - 1) * block, valids.data() + (nn - 1) * block);
+    }
+  });
+}
+
+struct StoreValues {
+  template <TypeId T>
+  void operator()(const Slot* in, const uint8_t* ok, int64_t count, uint8_t* data, int64_t begin) const {
+    if constexpr (is_string(T)) {
+      GPUDF_FAIL(Internal, "string results are not stored by value");
+    } else {
+      using S = storage_t<T>;
+      S* out = reinterpret_cast<S*>(data) + begin;
+      for (int64_t r = 0; r < count; ++r) {
+        if constexpr (std::is_floating_point_v<S>) out[r] = ok[r] ? S(in[r].f) : S(0);
+        else out[r] = ok[r] ? S(in[r].i) : S(0);
+      }
+    }
+  }
+};
+
+}  // namespace
+
+void run_fixed_cpu(const Program& p, const ProgramView& view, Column& out) {
+  uint8_t* data = out.data()->data();
+  uint8_t* bits = out.validity()->data();
+  run_blocks(view, p.rows, [&](int64_t begin, int64_t count, const Slot* s, const uint8_t* ok) {
+    type_dispatch(out.type(), StoreValues{}, s, ok, count, data, begin);
+    for (int64_t r = 0; r < count; ++r)
+      if (ok[r]) set_bit(bits, begin + r);
+  });
+}
+
+void run_views_cpu(const Program& p, const ProgramView& view, Slot* views, uint8_t* valid) {
+  run_blocks(view, p.rows, [&](int64_t begin, int64_t count, const Slot* s, const uint8_t* ok) {
+    std::memcpy(views + begin, s, size_t(count) * sizeof(Slot));
+    std::memcpy(valid + begin, ok, size_t(count));
+  });
+}
+
+namespace {
+
+template <typename O>
+ColumnPtr case_map_typed(const ColumnView& v, bool upper) {
+  const O* off = v.string_offsets<O>();
+  const int64_t n = v.size;
+  const int64_t base = n ? off[0] : 0;
+  const int64_t bytes = n ? off[n] - base : 0;
+  ColumnPtr out = Column::allocate(cpu_device(), v.type, n, v.validity != nullptr, bytes);
+  O* out_off = reinterpret_cast<O*>(out->offsets()->data());
+  const char* src = reinterpret_cast<const char*>(v.data);
+  char* dst = reinterpret_cast<char*>(out->data()->data());
+  cpu_pool().parallel_for(n, 4096, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) {
+      out_off[i] = O(off[i] - base);
+      utf8_case_map(src + off[i], off[i + 1] - off[i], dst + (off[i] - base), upper);
+    }
+  });
+  out_off[n] = O(bytes);
+  if (v.validity) copy_bits(out->validity()->data(), 0, v.validity, v.offset, n);
+  return out;
+}
+
+}  // namespace
+
+ColumnPtr case_map_cpu(const ColumnPtr& strings, bool upper) {
+  ColumnView v = strings->view();
+  return v.type == TypeId::Utf8 ? case_map_typed<int32_t>(v, upper) : case_map_typed<int64_t>(v, upper);
+}
+
+}  // namespace gpudf::expr::detail

@@ -1,0 +1,69 @@
+// Expressions: a serialised expression tree (from the TS Expr) is compiled once per call into a
+// typed Program (compile.cpp: dtype resolution, promotion, validation) and run fused over the
+// data: CPU in cache-sized batches over cpu_pool() (eval_cpu.cpp), CUDA as one kernel (expr.cu).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/column.hpp"
+#include "ops/expr/program.hpp"
+
+namespace gpudf::expr {
+
+/// A JS value as the bindings hand it over.
+struct LiteralSpec {
+  enum class Kind { Null, Number, BigInt, String, Bool, Date } kind = Kind::Null;
+  double number = 0;       // Number; Date: milliseconds since the epoch
+  int64_t bigint = 0;      // BigInt (two's-complement bits when big_unsigned)
+  bool big_unsigned = false;  // a BigInt above INT64_MAX (stored in `bigint` as uint64 bits)
+  bool boolean = false;
+  std::string text;
+};
+
+/// One node of the serialised tree. `op` is the TS method name ("add", "col", "lit", "when",
+/// "str.len", "dt.year", ...); args index earlier nodes of the same list.
+struct NodeSpec {
+  std::string op;
+  std::vector<int32_t> args;
+  std::string name;                  // col: the column name
+  LiteralSpec value;                 // lit / fillNull / str patterns
+  int32_t dtype = -1;                // lit(value, dtype) / cast(dtype): a TypeId, -1 when absent
+  std::vector<int64_t> params;       // round: decimals; str.slice: start, length (-1: to end)
+  std::vector<LiteralSpec> list;     // isIn
+};
+
+/// The frame an expression runs over.
+struct Frame {
+  std::vector<std::string> names;
+  std::vector<ColumnPtr> columns;
+  int64_t rows = 0;  // height; literal-only expressions produce this many rows
+};
+
+/// Compiles the tree whose root is the last spec. Throws ERR_COLUMN_NOT_FOUND for unknown
+/// names, ERR_DTYPE for operands of the wrong dtype, ERR_INVALID_ARGUMENT for malformed specs.
+Program compile(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device);
+
+/// Runs a program on `device` (where its inputs live) and returns the result column.
+ColumnPtr run(const Program& program, Device& device);
+
+/// compile + run.
+ColumnPtr evaluate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device);
+
+/// A string column with lower/upper case mapping applied (byte lengths preserved; see text.hpp).
+ColumnPtr case_map(const ColumnPtr& strings, bool upper);
+
+namespace detail {
+/// Fixed-width results: fills `out` (allocated with a validity bitmap) from the program.
+void run_fixed_cpu(const Program& p, const ProgramView& view, Column& out);
+/// String results: one (pointer, length) view per row plus validity bytes.
+void run_views_cpu(const Program& p, const ProgramView& view, Slot* views, uint8_t* valid);
+ColumnPtr case_map_cpu(const ColumnPtr& strings, bool upper);
+#ifdef GPUDF_WITH_CUDA
+ColumnPtr run_cuda(const Program& p);
+ColumnPtr case_map_cuda(const ColumnPtr& strings, bool upper);
+#endif
+}  // namespace detail
+
+}  // namespace gpudf::expr

@@ -1,0 +1,140 @@
+// Per-element string and temporal rules shared by the CPU interpreter and the CUDA kernels.
+// Strings are UTF-8; "characters" are code points (bytes that are not 10xxxxxx continuations).
+#pragma once
+
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "ops/expr/numeric.hpp"
+
+namespace gpudf::expr {
+
+GPUDF_HD inline bool is_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; }
+
+GPUDF_HD inline int64_t utf8_length(const char* s, int64_t n) {
+  int64_t chars = 0;
+  for (int64_t k = 0; k < n; ++k) chars += !is_continuation(s[k]);
+  return chars;
+}
+
+/// Byte position of character `c` (clamped to n).
+GPUDF_HD inline int64_t utf8_advance(const char* s, int64_t n, int64_t pos, int64_t c) {
+  while (pos < n && c > 0) {
+    ++pos;
+    while (pos < n && is_continuation(s[pos])) ++pos;
+    --c;
+  }
+  return pos;
+}
+
+/// str.slice(start, length) in characters, as Polars: a negative start counts from the end and
+/// is clamped to 0; length < 0 means "to the end". Returns a view into the input.
+GPUDF_HD inline Slot utf8_slice(Slot v, int64_t start, int64_t length) {
+  if (start < 0) {
+    int64_t total = utf8_length(v.s, v.n);
+    start = total + start < 0 ? 0 : total + start;
+  }
+  int64_t b = utf8_advance(v.s, v.n, 0, start);
+  int64_t e = length < 0 ? v.n : utf8_advance(v.s, v.n, b, length);
+  Slot out;
+  out.s = v.s + b;
+  out.n = e - b;
+  return out;
+}
+
+GPUDF_HD inline bool bytes_equal(const char* a, const char* b, int64_t n) {
+  for (int64_t k = 0; k < n; ++k)
+    if (a[k] != b[k]) return false;
+  return true;
+}
+
+GPUDF_HD inline bool str_starts_with(Slot v, Slot p) { return p.n <= v.n && bytes_equal(v.s, p.s, p.n); }
+GPUDF_HD inline bool str_ends_with(Slot v, Slot p) { return p.n <= v.n && bytes_equal(v.s + (v.n - p.n), p.s, p.n); }
+GPUDF_HD inline bool str_contains(Slot v, Slot p) {
+  for (int64_t k = 0; k + p.n <= v.n; ++k)
+    if (bytes_equal(v.s + k, p.s, p.n)) return true;
+  return false;
+}
+
+/// Case mapping that keeps every character's byte length, so offsets are unchanged: ASCII,
+/// Latin-1 letters (U+00C0..U+00FE but not U+00D7/U+00F7; U+00DF and U+00FF unchanged), basic
+/// Greek (U+0391..U+03A9 <-> U+03B1..U+03C9, not U+03A2/U+03C2) and Cyrillic (U+0400..U+042F <->
+/// U+0430..U+045F). Writes n bytes of `src` mapped into `dst`.
+GPUDF_HD inline void utf8_case_map(const char* src, int64_t n, char* dst, bool upper) {
+  int64_t k = 0;
+  while (k < n) {
+    unsigned char c = static_cast<unsigned char>(src[k]);
+    if (c < 0x80) {
+      if (upper && c >= 'a' && c <= 'z') c = static_cast<unsigned char>(c - 32);
+      if (!upper && c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
+      dst[k++] = static_cast<char>(c);
+      continue;
+    }
+    if ((c & 0xE0) == 0xC0 && k + 1 < n && is_continuation(src[k + 1])) {
+      uint32_t cp = (uint32_t(c & 0x1F) << 6) | (static_cast<unsigned char>(src[k + 1]) & 0x3F);
+      uint32_t m = cp;
+      if (upper) {
+        if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) m = cp - 0x20;
+        else if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) m = cp - 0x20;
+        else if (cp >= 0x430 && cp <= 0x44F) m = cp - 0x20;
+        else if (cp >= 0x450 && cp <= 0x45F) m = cp - 0x50;
+      } else {
+        if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) m = cp + 0x20;
+        else if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) m = cp + 0x20;
+        else if (cp >= 0x410 && cp <= 0x42F) m = cp + 0x20;
+        else if (cp >= 0x400 && cp <= 0x40F) m = cp + 0x50;
+      }
+      dst[k] = static_cast<char>(0xC0 | (m >> 6));
+      dst[k + 1] = static_cast<char>(0x80 | (m & 0x3F));
+      k += 2;
+      continue;
+    }
+    dst[k] = src[k];
+    ++k;
+  }
+}
+
+// ---- temporal (UTC, proleptic Gregorian) ----
+
+struct CivilDate {
+  int64_t year;
+  int32_t month, day;
+};
+
+/// Days since 1970-01-01 -> (year, month, day) (H. Hinnant's civil_from_days).
+GPUDF_HD inline CivilDate civil_from_days(int64_t z) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const int64_t doe = z - era * 146097;
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const int64_t mp = (5 * doy + 2) / 153;
+  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
+  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
+  CivilDate out;
+  out.year = yoe + era * 400 + (m <= 2);
+  out.month = int32_t(m);
+  out.day = int32_t(d);
+  return out;
+}
+
+/// A date/time field of value v of temporal dtype t. `field`: Year..Weekday.
+GPUDF_HD inline int64_t temporal_field(Op field, TypeId t, int64_t v) {
+  const int64_t per_day = units_per_day(t);
+  const int64_t days = floor_div_i64(v, per_day);
+  const int64_t in_day = floor_mod_i64(v, per_day);
+  const int64_t per_sec = per_day / 86400 > 0 ? per_day / 86400 : 1;
+  const int64_t secs = in_day / per_sec;
+  switch (field) {
+    case Op::Year: return civil_from_days(days).year;
+    case Op::Month: return civil_from_days(days).month;
+    case Op::Day: return civil_from_days(days).day;
+    case Op::Hour: return secs / 3600;
+    case Op::Minute: return (secs / 60) % 60;
+    case Op::Second: return secs % 60;
+    case Op::Weekday: return floor_mod_i64(days + 3, 7) + 1;  // 1970-01-01 was a Thursday (4)
+    default: return 0;
+  }
+}
+
+}  // namespace gpudf::expr

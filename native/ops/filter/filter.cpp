@@ -1,0 +1,167 @@
+#include "ops/filter/filter.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+
+namespace gpudf {
+namespace detail {
+namespace {
+
+constexpr int64_t kChunk = 16384;  // rows per chunk (a multiple of 8)
+
+template <typename O>
+int64_t string_bytes(const ColumnView& v, int64_t i) {
+  const O* o = v.string_offsets<O>();
+  return int64_t(o[i + 1] - o[i]);
+}
+
+int64_t row_bytes(const ColumnView& v, int64_t i) {
+  return v.type == TypeId::Utf8 ? string_bytes<int32_t>(v, i) : string_bytes<int64_t>(v, i);
+}
+
+/// Sets output bit `pos`; bytes at a chunk's edges may be shared with a neighbour chunk.
+void put_bit(uint8_t* bits, int64_t pos, int64_t first, int64_t last) {
+  if (pos >> 3 == first >> 3 || pos >> 3 == last >> 3) {
+    std::atomic_ref<uint8_t>(bits[pos >> 3]).fetch_or(uint8_t(1u << (pos & 7)));
+  } else {
+    set_bit(bits, pos);
+  }
+}
+
+template <typename O>
+void scatter_strings(const ColumnView& in, Column& out, int64_t r0, int64_t r1, const ColumnView& mask,
+                     int64_t pos, int64_t byte_pos) {
+  const O* off = in.string_offsets<O>();
+  O* out_off = reinterpret_cast<O*>(out.offsets()->data());
+  char* dst = reinterpret_cast<char*>(out.data()->data());
+  const char* src = reinterpret_cast<const char*>(in.data);
+  for (int64_t i = r0; i < r1; ++i) {
+    if (!mask_selects(mask, i)) continue;
+    const int64_t len = int64_t(off[i + 1] - off[i]);
+    out_off[pos++] = O(byte_pos);
+    if (len) std::memcpy(dst + byte_pos, src + off[i], size_t(len));
+    byte_pos += len;
+  }
+}
+
+void scatter_fixed(const ColumnView& in, Column& out, int64_t r0, int64_t r1, const ColumnView& mask, int64_t pos) {
+  const int64_t w = value_width(in.type);
+  const uint8_t* src = in.data + in.offset * w;
+  uint8_t* dst = out.data()->data();
+  switch (w) {
+#define GPUDF_SCATTER(W, T)                                                               \
+  case W:                                                                                 \
+    for (int64_t i = r0; i < r1; ++i)                                                     \
+      if (mask_selects(mask, i)) reinterpret_cast<T*>(dst)[pos++] = reinterpret_cast<const T*>(src)[i]; \
+    break;
+    GPUDF_SCATTER(1, uint8_t)
+    GPUDF_SCATTER(2, uint16_t)
+    GPUDF_SCATTER(4, uint32_t)
+    GPUDF_SCATTER(8, uint64_t)
+#undef GPUDF_SCATTER
+  }
+}
+
+}  // namespace
+
+std::vector<ColumnPtr> filter_cpu(const std::vector<ColumnPtr>& columns, const ColumnView& mask) {
+  const int64_t n = mask.size;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<ColumnView> views;
+  std::vector<size_t> strings;  // indices of string columns
+  for (size_t c = 0; c < columns.size(); ++c) {
+    views.push_back(columns[c]->view());
+    if (is_string(views.back().type)) strings.push_back(c);
+  }
+  // Pass 1: per chunk, selected rows and (per string column) selected bytes.
+  const size_t ns = strings.size();
+  std::vector<int64_t> rows(size_t(chunks) + 1, 0), bytes((size_t(chunks) + 1) * ns, 0);
+  cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      int64_t count = 0;
+      const int64_t r1 = std::min(n, (c + 1) * kChunk);
+      for (int64_t i = c * kChunk; i < r1; ++i) {
+        if (!mask_selects(mask, i)) continue;
+        ++count;
+        for (size_t s = 0; s < ns; ++s) bytes[size_t(c) * ns + s] += row_bytes(views[strings[s]], i);
+      }
+      rows[size_t(c)] = count;
+    }
+  });
+  // Exclusive prefix sums over chunks.
+  int64_t total = 0;
+  std::vector<int64_t> total_bytes(ns, 0);
+  for (int64_t c = 0; c <= chunks; ++c) {
+    int64_t r = rows[size_t(c)];
+    rows[size_t(c)] = total;
+    total += r;
+    for (size_t s = 0; s < ns; ++s) {
+      int64_t b = bytes[size_t(c) * ns + s];
+      bytes[size_t(c) * ns + s] = total_bytes[s];
+      total_bytes[s] += b;
+    }
+  }
+  std::vector<ColumnPtr> out;
+  for (size_t c = 0, s = 0; c < columns.size(); ++c) {
+    const int64_t b = is_string(views[c].type) ? total_bytes[s++] : 0;
+    out.push_back(Column::allocate(cpu_device(), views[c].type, total, views[c].validity != nullptr, b));
+  }
+  // Pass 2: every chunk scatters its rows of every column.
+  cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t r0 = c * kChunk, r1 = std::min(n, r0 + kChunk);
+      const int64_t pos = rows[size_t(c)], end = rows[size_t(c) + 1];
+      if (pos == end) continue;
+      for (size_t k = 0, s = 0; k < columns.size(); ++k) {
+        const ColumnView& v = views[k];
+        if (is_string(v.type)) {
+          const int64_t bp = bytes[size_t(c) * ns + s++];
+          if (v.type == TypeId::Utf8) scatter_strings<int32_t>(v, *out[k], r0, r1, mask, pos, bp);
+          else scatter_strings<int64_t>(v, *out[k], r0, r1, mask, pos, bp);
+        } else {
+          scatter_fixed(v, *out[k], r0, r1, mask, pos);
+        }
+        if (v.validity) {
+          uint8_t* bits = out[k]->validity()->data();
+          int64_t p = pos;
+          for (int64_t i = r0; i < r1; ++i) {
+            if (!mask_selects(mask, i)) continue;
+            if (v.is_valid(i)) put_bit(bits, p, pos, end - 1);
+            ++p;
+          }
+        }
+      }
+    }
+  });
+  for (size_t k = 0, s = 0; k < columns.size(); ++k) {
+    if (!is_string(views[k].type)) continue;
+    int64_t tb = total_bytes[s++];
+    if (views[k].type == TypeId::Utf8) reinterpret_cast<int32_t*>(out[k]->offsets()->data())[total] = int32_t(tb);
+    else reinterpret_cast<int64_t*>(out[k]->offsets()->data())[total] = tb;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+std::vector<ColumnPtr> filter(const std::vector<ColumnPtr>& columns, const ColumnPtr& mask) {
+  GPUDF_EXPECTS(mask != nullptr, InvalidArgument, "filter needs a mask");
+  GPUDF_EXPECTS(mask->type() == TypeId::Bool, Dtype,
+                "filter needs a bool mask, got " + std::string(type_name(mask->type())));
+  for (const ColumnPtr& c : columns) {
+    GPUDF_EXPECTS(c->size() == mask->size(), InvalidArgument,
+                  "filter mask has " + std::to_string(mask->size()) + " rows; the columns have " +
+                      std::to_string(c->size()));
+    GPUDF_EXPECTS(&c->device() == &mask->device(), InvalidArgument, "filter mask is on another device");
+  }
+#ifdef GPUDF_WITH_CUDA
+  if (mask->device().kind() == DeviceKind::Cuda) return detail::filter_cuda(columns, mask->view());
+#endif
+  return detail::filter_cpu(columns, mask->view());
+}
+
+}  // namespace gpudf

@@ -1,0 +1,353 @@
+/**
+ * Expressions: `col`, `lit`, `when`. An Expr is an immutable tree built in JS; verbs serialise it
+ * once per call (see `serializeExpr`) and the native layer compiles and evaluates it, fused,
+ * over the whole frame. Dtype rules live natively (docs/semantics.md, "Expressions").
+ */
+import { parseDType, typeIdOf, type DType } from "./dtypes.js";
+import { InvalidArgumentError } from "./errors.js";
+import { ExprDateTime, ExprString } from "./expr_namespaces.js";
+
+/** A JS value usable where an expression is expected (it becomes a literal). */
+export type LiteralValue = number | bigint | string | boolean | Date | null;
+/** An expression or a JS value (which becomes `lit(value)`). */
+export type ExprInput = Expr | LiteralValue;
+
+/** @internal One node of an expression tree. */
+export interface ExprNode {
+  readonly op: string;
+  readonly args: readonly ExprNode[];
+  readonly name?: string;
+  readonly value?: LiteralValue;
+  readonly dtype?: number;
+  readonly params?: readonly number[];
+  readonly list?: readonly LiteralValue[];
+}
+
+/** @internal The flat form handed to the native layer: args index earlier entries. */
+export interface SerializedNode {
+  op: string;
+  args: number[];
+  name?: string;
+  value?: LiteralValue;
+  dtype?: number;
+  params?: number[];
+  list?: LiteralValue[];
+}
+
+function isLiteralValue(v: unknown): v is LiteralValue {
+  return (
+    v === null ||
+    typeof v === "number" ||
+    typeof v === "bigint" ||
+    typeof v === "string" ||
+    typeof v === "boolean" ||
+    v instanceof Date
+  );
+}
+
+/** @internal An Expr from an Expr or a JS value. */
+export function toExpr(v: ExprInput | undefined): Expr {
+  if (v instanceof Expr) return v;
+  if (v === undefined) return lit(null);
+  return lit(v);
+}
+
+/**
+ * A column expression. Build with `col`, `lit` and `when`; use in `select`, `withColumns` and
+ * `filter`. Methods taking another operand accept an Expr or a plain JS value.
+ *
+ * @example
+ * import { col } from "gpudf";
+ * df.select(col("fare").mul(1.1).alias("fare_eur"), col("city").str.toUpperCase());
+ */
+export class Expr {
+  /** @internal */
+  readonly node: ExprNode;
+
+  /** @internal Use col(), lit() or when(). */
+  constructor(node: ExprNode) {
+    this.node = node;
+  }
+
+  #un(op: string, extra: Partial<ExprNode> = {}): Expr {
+    return new Expr({ op, args: [this.node], ...extra });
+  }
+
+  #bin(op: string, other: ExprInput): Expr {
+    return new Expr({ op, args: [this.node, toExpr(other).node] });
+  }
+
+  /** The output name of this expression (`alias`, else the leftmost input's name, as Polars). */
+  get outputName(): string {
+    return outputName(this.node);
+  }
+
+  /** Renames the result. @example col("a").add(1).alias("a_plus_1") */
+  alias(name: string): Expr {
+    if (typeof name !== "string") throw new InvalidArgumentError("alias expects a string");
+    return this.#un("alias", { name });
+  }
+
+  /** this + other (wrapping for integers). @example col("a").add(col("b")) */
+  add(other: ExprInput): Expr {
+    return this.#bin("add", other);
+  }
+  /** this - other. @example col("a").sub(1) */
+  sub(other: ExprInput): Expr {
+    return this.#bin("sub", other);
+  }
+  /** this * other. @example col("price").mul(col("qty")) */
+  mul(other: ExprInput): Expr {
+    return this.#bin("mul", other);
+  }
+  /** True division; integers give float64. @example col("a").div(2) */
+  div(other: ExprInput): Expr {
+    return this.#bin("div", other);
+  }
+  /** Floor division; integers stay integers, x // 0 is null. @example col("a").floorDiv(3) */
+  floorDiv(other: ExprInput): Expr {
+    return this.#bin("floorDiv", other);
+  }
+  /** Modulo with the sign of the divisor (Python); integer x % 0 is null. @example col("a").mod(3) */
+  mod(other: ExprInput): Expr {
+    return this.#bin("mod", other);
+  }
+  /** this ** exponent. @example col("a").pow(2) */
+  pow(exponent: ExprInput): Expr {
+    return this.#bin("pow", exponent);
+  }
+  /** -this (not for unsigned dtypes). @example col("a").neg() */
+  neg(): Expr {
+    return this.#un("neg");
+  }
+
+  /** this == other (null when either is null; NaN equals NaN). @example col("city").eq("NYC") */
+  eq(other: ExprInput): Expr {
+    return this.#bin("eq", other);
+  }
+  /** this != other. @example col("a").neq(0) */
+  neq(other: ExprInput): Expr {
+    return this.#bin("neq", other);
+  }
+  /** this < other. @example col("a").lt(10) */
+  lt(other: ExprInput): Expr {
+    return this.#bin("lt", other);
+  }
+  /** this <= other. @example col("a").lte(10) */
+  lte(other: ExprInput): Expr {
+    return this.#bin("lte", other);
+  }
+  /** this > other. @example col("fare").gt(0) */
+  gt(other: ExprInput): Expr {
+    return this.#bin("gt", other);
+  }
+  /** this >= other. @example col("a").gte(col("b")) */
+  gte(other: ExprInput): Expr {
+    return this.#bin("gte", other);
+  }
+
+  /** Kleene AND (false wins over null). @example col("a").gt(0).and(col("b").lt(5)) */
+  and(other: ExprInput): Expr {
+    return this.#bin("and", other);
+  }
+  /** Kleene OR (true wins over null). @example col("x").or(col("y")) */
+  or(other: ExprInput): Expr {
+    return this.#bin("or", other);
+  }
+  /** Exclusive or (null when either is null). @example col("x").xor(col("y")) */
+  xor(other: ExprInput): Expr {
+    return this.#bin("xor", other);
+  }
+  /** Logical NOT (null stays null). @example col("flag").not() */
+  not(): Expr {
+    return this.#un("not");
+  }
+
+  /** True where the value is null. @example col("a").isNull() */
+  isNull(): Expr {
+    return this.#un("isNull");
+  }
+  /** True where the value is not null. @example col("a").isNotNull() */
+  isNotNull(): Expr {
+    return this.#un("isNotNull");
+  }
+  /** True where a float is NaN (integers: false). @example col("x").isNaN() */
+  isNaN(): Expr {
+    return this.#un("isNaN");
+  }
+  /** Replaces nulls by `value`. @example col("a").fillNull(0) */
+  fillNull(value: ExprInput): Expr {
+    return this.#bin("fillNull", value);
+  }
+  /** Replaces NaN by `value` (floats; other dtypes unchanged). @example col("x").fillNaN(0) */
+  fillNaN(value: ExprInput): Expr {
+    return this.#bin("fillNaN", value);
+  }
+  /** True where the value equals one of `values` (null stays null). @example col("city").isIn(["NYC", "SF"]) */
+  isIn(values: readonly LiteralValue[]): Expr {
+    if (!Array.isArray(values)) throw new InvalidArgumentError("isIn expects an array of values");
+    for (const v of values) {
+      if (!isLiteralValue(v) && v !== undefined) throw new InvalidArgumentError(`isIn: unsupported value ${String(v)}`);
+    }
+    return this.#un("isIn", { list: values.map((v) => (v === undefined ? null : v)) });
+  }
+  /** lo <= this <= hi (both ends inclusive). @example col("a").isBetween(1, 10) */
+  isBetween(lo: ExprInput, hi: ExprInput): Expr {
+    return this.gte(lo).and(this.lte(hi));
+  }
+
+  /** Converts to `dtype`; values that do not fit become null. @example col("a").cast("float32") */
+  cast(dtype: DType): Expr {
+    return this.#un("cast", { dtype: typeIdOf(parseDType(dtype)) });
+  }
+
+  /** Absolute value. @example col("a").abs() */
+  abs(): Expr {
+    return this.#un("abs");
+  }
+  /** Rounds half to even at `decimals` digits (integers unchanged). @example col("x").round(2) */
+  round(decimals = 0): Expr {
+    if (!Number.isInteger(decimals) || decimals < 0) {
+      throw new InvalidArgumentError(`round(decimals) needs an integer >= 0, got ${String(decimals)}`);
+    }
+    return this.#un("round", { params: [decimals] });
+  }
+  /** Rounds down (integers unchanged). @example col("x").floor() */
+  floor(): Expr {
+    return this.#un("floor");
+  }
+  /** Rounds up (integers unchanged). @example col("x").ceil() */
+  ceil(): Expr {
+    return this.#un("ceil");
+  }
+  /** Square root (integers give float64). @example col("x").sqrt() */
+  sqrt(): Expr {
+    return this.#un("sqrt");
+  }
+  /** e ** this. @example col("x").exp() */
+  exp(): Expr {
+    return this.#un("exp");
+  }
+  /** Natural logarithm. @example col("x").log() */
+  log(): Expr {
+    return this.#un("log");
+  }
+
+  /** String functions. @example col("name").str.len() */
+  get str(): ExprString {
+    return new ExprString(this.node, (n) => new Expr(n));
+  }
+  /** Date/time fields (UTC). @example col("ts").dt.year() */
+  get dt(): ExprDateTime {
+    return new ExprDateTime(this.node, (n) => new Expr(n));
+  }
+}
+
+/**
+ * A column of the frame the expression runs on.
+ *
+ * @example
+ * df.filter(col("fare").gt(10));
+ */
+export function col(name: string): Expr {
+  if (typeof name !== "string") throw new InvalidArgumentError("col expects a column name");
+  return new Expr({ op: "col", args: [], name });
+}
+
+/**
+ * A literal. Without `dtype`, a number adapts to the column it meets (an integral number keeps
+ * an integer column's dtype when it fits), a bigint is int64, a string utf8, a Date
+ * timestamp[ms], null takes the other operand's dtype.
+ *
+ * @example
+ * df.select(col("a").add(lit(1)), lit("x").alias("tag"));
+ */
+export function lit(value: LiteralValue, dtype?: DType): Expr {
+  if (!isLiteralValue(value)) throw new InvalidArgumentError(`lit: unsupported value ${String(value)}`);
+  return new Expr({
+    op: "lit",
+    args: [],
+    value,
+    ...(dtype === undefined ? {} : { dtype: typeIdOf(parseDType(dtype)) }),
+  });
+}
+
+/** `when(cond)` waiting for `.then(value)`. */
+export class When {
+  readonly #branches: readonly ExprNode[];
+  /** @internal */
+  constructor(branches: readonly ExprNode[]) {
+    this.#branches = branches;
+  }
+  /** The value where the condition holds. @example when(col("a").gt(0)).then(1) */
+  then(value: ExprInput): Then {
+    return new Then([...this.#branches, toExpr(value).node]);
+  }
+}
+
+/** A when/then chain; an Expr (null where no condition holds) until `.otherwise`. */
+export class Then extends Expr {
+  readonly #branches: readonly ExprNode[];
+  /** @internal */
+  constructor(branches: readonly ExprNode[]) {
+    super({ op: "when", args: [...branches, lit(null).node] });
+    this.#branches = branches;
+  }
+  /** Another condition, tried when the earlier ones do not hold. @example when(a).then(1).when(b).then(2) */
+  when(cond: ExprInput): When {
+    return new When([...this.#branches, toExpr(cond).node]);
+  }
+  /** The value where no condition holds. @example when(col("a").gt(0)).then("pos").otherwise("neg") */
+  otherwise(value: ExprInput): Expr {
+    return new Expr({ op: "when", args: [...this.#branches, toExpr(value).node] });
+  }
+}
+
+/**
+ * A conditional expression: `when(c1).then(v1).when(c2).then(v2).otherwise(v3)`. A null
+ * condition counts as false; without `otherwise` the result is null where nothing matched.
+ *
+ * @example
+ * df.select(when(col("fare").gt(20)).then("high").otherwise("low").alias("band"));
+ */
+export function when(cond: ExprInput): When {
+  return new When([toExpr(cond).node]);
+}
+
+/** @internal The output name of a node (Polars: alias, else the leftmost leaf's name). */
+export function outputName(node: ExprNode): string {
+  for (let n = node; ; ) {
+    if (n.op === "alias" || n.op === "col") return n.name as string;
+    if (n.op === "lit") return "literal";
+    const next = n.op === "when" ? n.args[1] : n.args[0];
+    if (next === undefined) return "literal";
+    n = next;
+  }
+}
+
+/** @internal True when the tree reads a column (else it is a literal-only, length-1 result). */
+export function readsColumns(node: ExprNode): boolean {
+  return node.op === "col" || node.args.some(readsColumns);
+}
+
+/** @internal Post-order, shared subtrees once: the flat node list for the native compiler. */
+export function serializeExpr(root: ExprNode): SerializedNode[] {
+  const out: SerializedNode[] = [];
+  const index = new Map<ExprNode, number>();
+  const visit = (n: ExprNode): number => {
+    const seen = index.get(n);
+    if (seen !== undefined) return seen;
+    const args = n.args.map(visit);
+    const s: SerializedNode = { op: n.op, args };
+    if (n.name !== undefined) s.name = n.name;
+    if ("value" in n) s.value = n.value ?? null;
+    if (n.dtype !== undefined) s.dtype = n.dtype;
+    if (n.params !== undefined) s.params = [...n.params];
+    if (n.list !== undefined) s.list = [...n.list];
+    out.push(s);
+    index.set(n, out.length - 1);
+    return out.length - 1;
+  };
+  visit(root);
+  return out;
+}

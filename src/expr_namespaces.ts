@@ -1,0 +1,118 @@
+/**
+ * The `.str` and `.dt` namespaces of Expr. They build nodes only; types are checked natively.
+ */
+import { InvalidArgumentError } from "./errors.js";
+import type { Expr, ExprNode } from "./expr.js";
+
+type Make = (node: ExprNode) => Expr;
+
+function pattern(value: unknown, fn: string): string {
+  if (typeof value !== "string") throw new InvalidArgumentError(`str.${fn} expects a string`);
+  return value;
+}
+
+/** String functions of an Expr (UTF-8; "characters" are Unicode code points). */
+export class ExprString {
+  readonly #node: ExprNode;
+  readonly #make: Make;
+  /** @internal */
+  constructor(node: ExprNode, make: Make) {
+    this.#node = node;
+    this.#make = make;
+  }
+
+  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
+    return this.#make({ op: `str.${op}`, args: [this.#node], ...extra });
+  }
+
+  /** Length in characters (code points), as uint32. @example col("s").str.len() */
+  len(): Expr {
+    return this.#op("len");
+  }
+  /** Length in UTF-8 bytes, as uint32. @example col("s").str.lenBytes() */
+  lenBytes(): Expr {
+    return this.#op("lenBytes");
+  }
+  /** True where the literal substring occurs. @example col("s").str.contains("ab") */
+  contains(substring: string): Expr {
+    return this.#op("contains", { value: pattern(substring, "contains") });
+  }
+  /** True where the string starts with `prefix`. @example col("s").str.startsWith("a") */
+  startsWith(prefix: string): Expr {
+    return this.#op("startsWith", { value: pattern(prefix, "startsWith") });
+  }
+  /** True where the string ends with `suffix`. @example col("s").str.endsWith("z") */
+  endsWith(suffix: string): Expr {
+    return this.#op("endsWith", { value: pattern(suffix, "endsWith") });
+  }
+  /**
+   * Lower case: ASCII, Latin-1, basic Greek and Cyrillic letters; other characters unchanged.
+   * @example col("s").str.toLowerCase()
+   */
+  toLowerCase(): Expr {
+    return this.#op("toLowerCase");
+  }
+  /**
+   * Upper case: ASCII, Latin-1, basic Greek and Cyrillic letters; other characters unchanged.
+   * @example col("s").str.toUpperCase()
+   */
+  toUpperCase(): Expr {
+    return this.#op("toUpperCase");
+  }
+  /**
+   * `length` characters from character `start` (negative: from the end); all the rest when
+   * `length` is omitted.
+   * @example col("s").str.slice(0, 3)
+   */
+  slice(start: number, length?: number): Expr {
+    if (!Number.isInteger(start)) throw new InvalidArgumentError("str.slice: start must be an integer");
+    if (length !== undefined && (!Number.isInteger(length) || length < 0)) {
+      throw new InvalidArgumentError("str.slice: length must be an integer >= 0");
+    }
+    return this.#op("slice", { params: [start, length ?? -1] });
+  }
+}
+
+/** Date/time fields of an Expr over date32 or timestamp columns (UTC). */
+export class ExprDateTime {
+  readonly #node: ExprNode;
+  readonly #make: Make;
+  /** @internal */
+  constructor(node: ExprNode, make: Make) {
+    this.#node = node;
+    this.#make = make;
+  }
+
+  #op(op: string): Expr {
+    return this.#make({ op: `dt.${op}`, args: [this.#node] });
+  }
+
+  /** The year (int32). @example col("d").dt.year() */
+  year(): Expr {
+    return this.#op("year");
+  }
+  /** The month 1..12 (int8). @example col("d").dt.month() */
+  month(): Expr {
+    return this.#op("month");
+  }
+  /** The day of the month 1..31 (int8). @example col("d").dt.day() */
+  day(): Expr {
+    return this.#op("day");
+  }
+  /** The hour 0..23 (int8; timestamps only). @example col("ts").dt.hour() */
+  hour(): Expr {
+    return this.#op("hour");
+  }
+  /** The minute 0..59 (int8; timestamps only). @example col("ts").dt.minute() */
+  minute(): Expr {
+    return this.#op("minute");
+  }
+  /** The second 0..59 (int8; timestamps only). @example col("ts").dt.second() */
+  second(): Expr {
+    return this.#op("second");
+  }
+  /** ISO weekday: 1 = Monday .. 7 = Sunday (int8). @example col("d").dt.weekday() */
+  weekday(): Expr {
+    return this.#op("weekday");
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * filter / dropNulls / fillNull: a predicate evaluated natively to a bool column, then every
+ * column stream-compacted natively; fillNull is a per-column fillNull expression.
+ */
+import { dtypeOfId, valueKindOf, type ValueKind } from "../dtypes.js";
+import { DtypeError, InvalidArgumentError } from "../errors.js";
+import { col, Expr, lit, type LiteralValue } from "../expr.js";
+import { native, type ColumnHandle } from "../native/addon.js";
+import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+import { columnIndex, evaluate } from "./select.js";
+
+/** Columns per dropNulls pass (each pass is one expression; programs are capped natively). */
+const DROP_NULLS_GROUP = 64;
+
+/** The rows where `mask` (a bool column of the frame's height) is true. */
+export function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult {
+  if (dtypeOfId(mask.typeId) !== "bool") throw new DtypeError(`filter needs a bool predicate, got ${dtypeOfId(mask.typeId)}`);
+  if (frame.columns.length > 0 && mask.length !== frame.height) {
+    throw new InvalidArgumentError(`filter mask has ${mask.length} rows; the frame has ${frame.height}`);
+  }
+  return { names: [...frame.names], columns: native.filter([...frame.columns], mask) };
+}
+
+/** filter(expr): evaluate the predicate, then compact. */
+export function filterByExpr(frame: FrameParts, predicate: Expr): FrameResult {
+  const mask = evaluate(frame, predicate, frame.height);
+  try {
+    return filterByMask(frame, mask);
+  } finally {
+    mask.dispose();
+  }
+}
+
+/** dropNulls: rows with a null in any of `subset` (default: every column) removed. */
+export function dropNulls(frame: FrameParts, subset: readonly string[] | undefined): FrameResult {
+  const names = subset ?? frame.names;
+  // Only columns that hold nulls matter; each pass ANDs up to DROP_NULLS_GROUP of them.
+  const nullable = names.filter((n) => (frame.columns[columnIndex(frame, n)] as ColumnHandle).nullCount() > 0);
+  let current: FrameResult = { names: [...frame.names], columns: frame.columns.map(share) };
+  for (let k = 0; k < nullable.length; k += DROP_NULLS_GROUP) {
+    const group = nullable.slice(k, k + DROP_NULLS_GROUP);
+    const pred = group.map((n) => col(n).isNotNull()).reduce((a, b) => a.and(b));
+    const parts: FrameParts = { ...current, height: current.columns[0]?.length ?? 0 };
+    const next = disposeOnError(current.columns, () => filterByExpr(parts, pred));
+    for (const h of current.columns) h.dispose();
+    current = next;
+  }
+  return current;
+}
+
+function kindOfValue(v: unknown): ValueKind | undefined {
+  if (typeof v === "number" || typeof v === "bigint") return "number";
+  if (typeof v === "string") return "string";
+  if (typeof v === "boolean") return "boolean";
+  if (v instanceof Date) return "date";
+  return undefined;
+}
+
+/**
+ * fillNull(value): every column whose values are of the value's kind (number, string, boolean,
+ * Date) gets col.fillNull(value); other columns are left unchanged. fillNull({ col: value }):
+ * exactly the named columns; an incompatible value is a DtypeError (raised natively).
+ */
+export function fillNull(frame: FrameParts, value: LiteralValue | Record<string, LiteralValue>): FrameResult {
+  const targets = new Map<number, LiteralValue>();
+  if (value !== null && typeof value === "object" && !(value instanceof Date)) {
+    for (const [name, v] of Object.entries(value)) {
+      if (kindOfValue(v) === undefined && v !== null) throw new InvalidArgumentError(`fillNull: unsupported value for "${name}"`);
+      targets.set(columnIndex(frame, name), v);
+    }
+  } else {
+    const kind = kindOfValue(value);
+    if (kind === undefined && value !== null) throw new InvalidArgumentError("fillNull expects a value or a { column: value } object");
+    frame.columns.forEach((h, i) => {
+      if (kind !== undefined && valueKindOf(dtypeOfId(h.typeId)) === kind) targets.set(i, value);
+    });
+  }
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    const columns = frame.columns.map((h, i) => {
+      const out = targets.has(i)
+        ? evaluate(frame, col(frame.names[i] as string).fillNull(lit(targets.get(i) as LiteralValue)), frame.height)
+        : share(h);
+      made.push(out);
+      return out;
+    });
+    return { names: [...frame.names], columns };
+  });
+}

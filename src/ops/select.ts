@@ -1,0 +1,88 @@
+/**
+ * select / withColumns: evaluate expressions over a frame natively and assemble the result.
+ */
+import { ensureDevice } from "../device.js";
+import { ColumnNotFoundError, InvalidArgumentError } from "../errors.js";
+import { Expr, outputName, readsColumns, serializeExpr } from "../expr.js";
+import { native, type ColumnHandle } from "../native/addon.js";
+import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+
+/** What select() accepts per argument. */
+export type SelectItem = string | Expr;
+
+/** Index of a column by name, or ColumnNotFoundError. */
+export function columnIndex(frame: FrameParts, name: string): number {
+  const i = frame.names.indexOf(name);
+  if (i < 0) throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${frame.names.join(", ")}`);
+  return i;
+}
+
+/** Evaluates one expression over `rows` rows of the frame (a new handle). */
+export function evaluate(frame: FrameParts, expr: Expr, rows: number): ColumnHandle {
+  ensureDevice();
+  return native.evalExpr(serializeExpr(expr.node), [...frame.names], [...frame.columns], rows);
+}
+
+function checkUniqueNames(names: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new InvalidArgumentError(`duplicate output column name "${n}"; use alias()`);
+    seen.add(n);
+  }
+}
+
+/** Names and Exprs, flattened from select's rest arguments. */
+export function flattenItems(items: readonly (SelectItem | readonly SelectItem[])[]): SelectItem[] {
+  const flat = items.flat() as SelectItem[];
+  for (const item of flat) {
+    if (typeof item !== "string" && !(item instanceof Expr)) {
+      throw new InvalidArgumentError("select expects column names or expressions");
+    }
+  }
+  return flat;
+}
+
+/**
+ * select: plain names share their column; expressions are evaluated. Literal-only
+ * expressions give one row, broadcast to the frame's height when anything reads a column.
+ */
+export function selectColumns(frame: FrameParts, items: readonly SelectItem[]): FrameResult {
+  const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
+  checkUniqueNames(names);
+  const anyColumn = items.some((it) => typeof it === "string" || readsColumns(it.node));
+  const rows = anyColumn ? frame.height : 1;
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    for (const it of items) {
+      made.push(typeof it === "string" ? share(frame.columns[columnIndex(frame, it)] as ColumnHandle) : evaluate(frame, it, rows));
+    }
+    return { names, columns: made };
+  });
+}
+
+/** withColumns: each result replaces the column of its name in place, or is appended. */
+export function withColumns(frame: FrameParts, exprs: readonly Expr[]): FrameResult {
+  for (const e of exprs) {
+    if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
+  }
+  const outNames = exprs.map((e) => e.outputName);
+  checkUniqueNames(outNames);
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    for (const e of exprs) made.push(evaluate(frame, e, frame.height));
+    const names = [...frame.names];
+    const columns = frame.columns.map(share);
+    made.push(...columns);
+    exprs.forEach((_, k) => {
+      const at = names.indexOf(outNames[k] as string);
+      if (at >= 0) {
+        (columns[at] as ColumnHandle).dispose();
+        columns[at] = made[k] as ColumnHandle;
+      } else {
+        names.push(outNames[k] as string);
+        columns.push(made[k] as ColumnHandle);
+      }
+    });
+    return { names, columns };
+  });
+}

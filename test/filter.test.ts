@@ -1,0 +1,97 @@
+// filter / dropNulls / fillNull / Series.filter over every dtype and the edge matrix; expected
+// rows are picked in JS from the generated raw columns.
+import { describe, expect, it } from "vitest";
+import { col, DataFrame, fromArrow, lit, Series, type DType } from "../src/index.js";
+import { ALL_DTYPES, diffValues, LENGTHS, makeArrowTable, NULL_PATTERNS, rawColumn, toJsValue } from "./helpers.js";
+
+function expected(dt: DType, n: number, nulls: (typeof NULL_PATTERNS)[number], keep: (i: number) => boolean, lo = 0): unknown[] {
+  const raw = rawColumn(dt, n, nulls, { dateSafe: true });
+  const out: unknown[] = [];
+  for (let i = lo; i < n; i++) if (keep(i)) out.push(toJsValue(dt, raw[i] ?? null));
+  return out;
+}
+
+describe("filter compacts every dtype", () => {
+  for (const n of LENGTHS) {
+    for (const nulls of NULL_PATTERNS) {
+      it(`n=${n} nulls=${nulls}`, () => {
+        const df = fromArrow(makeArrowTable(n, nulls, ALL_DTYPES, { dateSafe: true }));
+        const flags = Array.from({ length: n }, (_, i) => (i % 5 === 0 ? null : i % 3 !== 0 || i % 7 === 1));
+        const out = df.filter(new Series("m", flags, "bool"));
+        const keep = (i: number) => flags[i] === true;
+        expect(out.height).toBe(flags.filter((f) => f === true).length);
+        for (const dt of ALL_DTYPES) {
+          expect(diffValues(out.getColumn(dt).toArray(), expected(dt, n, nulls, keep)), dt).toBeNull();
+          expect(out.getColumn(dt).dtype).toBe(dt);
+        }
+        // An expression predicate over a sliced frame (offset 3: not a multiple of 8).
+        if (n > 3) {
+          const s = df.slice(3);
+          const byExpr = s.filter(col("int32").gt(0).or(col("utf8").str.contains("🦀")));
+          const i32 = rawColumn("int32", n, nulls);
+          const str = rawColumn("utf8", n, nulls);
+          const k2 = (i: number) => (i32[i] !== null && (i32[i] as number) > 0) || (str[i] !== null && (str[i] as string).includes("🦀"));
+          for (const dt of ["int32", "utf8", "large_utf8", "bool", "float64", "timestamp[ns]"] as DType[]) {
+            expect(diffValues(byExpr.getColumn(dt).toArray(), expected(dt, n, nulls, k2, 3)), dt).toBeNull();
+          }
+        }
+      });
+    }
+  }
+
+  it("null predicate rows are dropped; all-false and all-true; literal predicates", () => {
+    const df = new DataFrame({ a: [1, 2, 3], s: ["x", null, "é"] });
+    expect(df.filter(col("s").eq("x")).toRecords()).toEqual([{ a: 1, s: "x" }]);
+    expect(df.filter(col("a").gt(10)).height).toBe(0);
+    expect(df.filter(col("a").gt(10)).dtypes).toEqual(["float64", "utf8"]);
+    expect(df.filter(lit(true)).toRecords()).toEqual(df.toRecords());
+    expect(df.filter(lit(null, "bool")).height).toBe(0);
+    expect(new DataFrame({ a: [] as number[] }).filter(col("a").gt(0)).height).toBe(0);
+  });
+
+  it("errors: non-bool predicate, wrong mask length, unknown column", () => {
+    const df = new DataFrame({ a: [1, 2, 3] });
+    expect(() => df.filter(col("a"))).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+    expect(() => df.filter(new Series("m", [true, false]))).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    expect(() => df.filter(new Series("m", [1, 2, 3]))).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+    expect(() => df.filter(col("b").gt(1))).toThrow(expect.objectContaining({ code: "ERR_COLUMN_NOT_FOUND" }));
+  });
+
+  it("Series.filter keeps its name and dtype", () => {
+    const s = new Series("v", ["a", "日本", null, "d"]).slice(1);
+    const out = s.filter(new Series("m", [true, true, null]));
+    expect(out.name).toBe("v");
+    expect(out.toArray()).toEqual(["日本", null]);
+  });
+});
+
+describe("dropNulls and fillNull", () => {
+  const df = new DataFrame({ a: [1, null, 3, 4], s: ["x", "y", null, "z"], b: [true, null, false, true] });
+  it("dropNulls over all columns or a subset", () => {
+    expect(df.dropNulls().toRecords()).toEqual([{ a: 1, s: "x", b: true }, { a: 4, s: "z", b: true }]);
+    expect(df.dropNulls("s").getColumn("a").toArray()).toEqual([1, null, 4]);
+    expect(df.dropNulls(["a"]).getColumn("s").toArray()).toEqual(["x", null, "z"]);
+    expect(() => df.dropNulls("nope")).toThrow(expect.objectContaining({ code: "ERR_COLUMN_NOT_FOUND" }));
+  });
+  it("dropNulls over more columns than one pass holds, on 100_003 rows", () => {
+    const n = 100_003;
+    const cols: Record<string, (number | null)[]> = {};
+    for (let c = 0; c < 70; c++) cols[`c${c}`] = Array.from({ length: n }, (_, i) => (i % 1000 === c ? null : i));
+    const out = new DataFrame(cols).dropNulls();
+    const want = Array.from({ length: n }, (_, i) => i).filter((i) => i % 1000 >= 70);
+    expect(diffValues(out.getColumn("c69").toArray(), want)).toBeNull();
+  });
+  it("a scalar fills matching columns and leaves the others", () => {
+    expect(df.fillNull(0).toRecords()[1]).toEqual({ a: 0, s: "y", b: null });
+    expect(df.fillNull("?").getColumn("s").toArray()).toEqual(["x", "y", "?", "z"]);
+    expect(df.fillNull(false).getColumn("b").toArray()).toEqual([true, false, false, true]);
+    const ints = new DataFrame({ i: new Series("i", [1, null], "int16"), t: [new Date(0), null] });
+    expect(ints.fillNull(7).dtypes).toEqual(["int16", "timestamp[ms]"]);
+    expect(ints.fillNull(new Date(5)).getColumn("t").toArray()).toEqual([new Date(0), new Date(5)]);
+  });
+  it("a mapping fills named columns; incompatible values are dtype errors", () => {
+    expect(df.fillNull({ a: -1, s: "none" }).toRecords()[2]).toEqual({ a: 3, s: "none", b: false });
+    expect(() => df.fillNull({ a: "x" })).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+    expect(() => df.fillNull({ nope: 1 })).toThrow(expect.objectContaining({ code: "ERR_COLUMN_NOT_FOUND" }));
+  });
+});
