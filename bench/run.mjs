@@ -5,7 +5,7 @@
 //   npm run bench -- --size 1e6|1e7 [--engines gpudf,polars,duckdb,arquero,danfo]
 //                    [--device cpu|cuda|auto] [--suite groupby,join,micro] [--timeout 300]
 //                    [--nas 0,5] [--questions q1,q3] [--out bench/results] [--name NAME]
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureData, sci } from './gen/index.mjs';
@@ -39,6 +39,9 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a} (see bench/README.md)`);
   }
   for (const e of o.engines) if (!ALL_ENGINES.includes(e)) throw new Error(`unknown engine ${e}`);
+  if (o.engines.includes('gpudf') && !existsSync(join(HERE, '..', 'dist', 'index.js'))) {
+    throw new Error('gpudf engine: dist/index.js is missing: run `npm run build:ts` (and `npm run build:native`) first');
+  }
   for (const s of o.suites) if (!SUITES[s]) throw new Error(`unknown suite ${s}`);
   if (!(o.size >= 1)) throw new Error('--size must be a row count such as 1e6');
   return o;

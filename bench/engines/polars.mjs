@@ -35,7 +35,8 @@ export default {
     const chk = measures.map((m) => {
       const { column, pick } = parseMeasure(m);
       if (rows === 0) return null;
-      if (pick) return toNumber(ans.getColumn(column).get(pickIndex(pick, rows)));
+      // Cast first: nodejs-polars 0.25.2 Series.get() truncates Int64 values to 32 bits.
+      if (pick) return toNumber(ans.getColumn(column).cast(pl.Float64).get(pickIndex(pick, rows)));
       return toNumber(ans.select(col(column).cast(pl.Float64).sum()).getColumn(column).get(0));
     });
     return { rows, chk };

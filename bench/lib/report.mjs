@@ -69,6 +69,7 @@ export function renderRun(run, machine) {
     '',
     `Machine: ${machineLine(machine)}. Command: \`${run.command}\`. Times in seconds, two runs each ("run 1 / run 2");`,
     'a question an engine cannot express is "unsupported"; ✗ chk = answer checksum differs from the reference engine.',
+    ...(run.note ? ['', `Note: ${run.note}`] : []),
     '',
     ...run.datasets.map(renderDataset),
   ].join('\n');
