@@ -46,45 +46,29 @@ function measure(n, rng) {
 const intCol = (name, values) => ({ name, type: 'int32', values, valid: null });
 const strCol = (name, values) => ({ name, type: 'utf8', values, valid: null, str: idFormat(0) });
 
-/** The four join tables: [{ name suffix, n, columns }] for x, small, medium, big. */
+/**
+ * One table: for each key level i (1-based) of `keys`, an int column id<i> and its string twin
+ * id<i+3>, then the measure column. Draw order (keys, then measure) fixes the data.
+ */
+function table(role, n, keys, measureName, rng) {
+  const ints = keys.map((k, i) => intCol(`id${i + 1}`, k));
+  const strs = keys.map((k, i) => strCol(`id${i + 4}`, k));
+  return { role, n, columns: [...ints, ...strs, { name: measureName, type: 'float64', values: measure(n, rng), valid: null }] };
+}
+
+/** The four join tables: [{ role, n, columns }] for x, small, medium, big. */
 export function joinTables(N) {
   const rng = new Rng(SEED, 3_000_000);
-  const key1 = splitKeys(Math.max(1, N / 1e6), rng);
-  const key2 = splitKeys(N / 1e3, rng);
-  const key3 = splitKeys(N, rng);
-  const tables = [];
-
-  const lhs = [sampleAll(key1.x, key1.l, N, rng), sampleAll(key2.x, key2.l, N, rng), sampleAll(key3.x, key3.l, N, rng)];
-  tables.push({
-    role: 'x', n: N,
-    columns: [intCol('id1', lhs[0]), intCol('id2', lhs[1]), intCol('id3', lhs[2]),
-      strCol('id4', lhs[0]), strCol('id5', lhs[1]), strCol('id6', lhs[2]),
-      { name: 'v1', type: 'float64', values: measure(N, rng), valid: null }],
-  });
-
-  const nSmall = Math.max(1, N / 1e6);
-  const s1 = sampleAll(key1.x, key1.r, nSmall, rng);
-  tables.push({
-    role: 'small', n: nSmall,
-    columns: [intCol('id1', s1), strCol('id4', s1), { name: 'v2', type: 'float64', values: measure(nSmall, rng), valid: null }],
-  });
-
-  const nMedium = N / 1e3;
-  const m1 = sampleAll(key1.x, key1.r, nMedium, rng), m2 = sampleAll(key2.x, key2.r, nMedium, rng);
-  tables.push({
-    role: 'medium', n: nMedium,
-    columns: [intCol('id1', m1), intCol('id2', m2), strCol('id4', m1), strCol('id5', m2),
-      { name: 'v2', type: 'float64', values: measure(nMedium, rng), valid: null }],
-  });
-
-  const b = [sampleAll(key1.x, key1.r, N, rng), sampleAll(key2.x, key2.r, N, rng), sampleAll(key3.x, key3.r, N, rng)];
-  tables.push({
-    role: 'big', n: N,
-    columns: [intCol('id1', b[0]), intCol('id2', b[1]), intCol('id3', b[2]),
-      strCol('id4', b[0]), strCol('id5', b[1]), strCol('id6', b[2]),
-      { name: 'v2', type: 'float64', values: measure(N, rng), valid: null }],
-  });
-  return tables;
+  const levels = [splitKeys(Math.max(1, N / 1e6), rng), splitKeys(N / 1e3, rng), splitKeys(N, rng)];
+  // x draws from the keys on both sides + left-only ones; right tables from both + right-only.
+  const draw = (n, depth, side) => levels.slice(0, depth).map((k) => sampleAll(k.x, k[side], n, rng));
+  const nSmall = Math.max(1, N / 1e6), nMedium = N / 1e3;
+  return [
+    table('x', N, draw(N, 3, 'l'), 'v1', rng),
+    table('small', nSmall, draw(nSmall, 1, 'r'), 'v2', rng),
+    table('medium', nMedium, draw(nMedium, 2, 'r'), 'v2', rng),
+    table('big', N, draw(N, 3, 'r'), 'v2', rng),
+  ];
 }
 
 /** Rows [start, start + n) of a full table, as a chunk. */
