@@ -5,7 +5,7 @@
 #   1. the native C++ tests on the GPU        (node scripts/native-tests.mjs --device cuda)
 #   2. the vitest suite with GPUDF_DEVICE=cuda
 #   3. the benchmark at 1e7 rows (groupby, join, micro) then 1e8 rows (groupby, micro),
-#      engines gpudf, polars, duckdb; data generated here with all cores
+#      engines gpudf, duckdb (and polars if carried); data generated here with all cores
 # and writes every log and result into OUT (at most 8 files), ending with a short table.
 #
 #   bash bench/gpu.sh OUT [CARRY_DIR]
@@ -61,6 +61,8 @@ phase "vitest (GPUDF_DEVICE=$DEVICE)" 150 "$OUT/vitest.log" env GPUDF_DEVICE="$D
 # 3. benchmark: one results file for all sizes (JSON + markdown)
 NAME="gpu-$(date -u +%F)-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '-' | tr -s '-' | sed 's/-$//' || true)"
 [ "$NAME" = "gpu-$(date -u +%F)-" ] && NAME="gpu-$(date -u +%F)-$DEVICE"
+ENGINES=gpudf,duckdb   # polars too when pack-gpu.sh carried it (PEERS="duckdb polars")
+[ -d node_modules/nodejs-polars ] && ENGINES=gpudf,polars,duckdb
 n=0; count=$(echo $SIZES | wc -w)
 for size in $SIZES; do
   n=$((n + 1))
@@ -68,7 +70,7 @@ for size in $SIZES; do
   share=$(( $(left) / (count - n + 1) ))
   suites="groupby,join,micro"; [ "$n" -gt 1 ] && suites="groupby,micro"
   phase "bench $size ($suites)" "$share" "$OUT/bench.log" \
-    node bench/run.mjs --size "$size" --engines gpudf,polars,duckdb --device "$DEVICE" --suite "$suites" \
+    node bench/run.mjs --size "$size" --engines "$ENGINES" --device "$DEVICE" --suite "$suites" \
       --nas 0 --timeout 60 --out "$OUT" --name "$NAME"
 done
 

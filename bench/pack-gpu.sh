@@ -9,6 +9,11 @@
 # and prints the sizes, with the tracked tree, against the 64 MiB transfer limit.
 #
 #   bash bench/pack-gpu.sh [CARRY_DIR]        (run `npm run build` first)
+#
+# PEERS (default "duckdb") names the peer engines to carry. DuckDB is always needed (the vitest
+# suite's differential tests use it). Measured here: node.xz 23.1 MiB, polars' binary alone
+# 19.3 MiB compressed, and node + duckdb + polars + vitest came to 69.6 MiB, over the limit, so
+# polars travels only with PEERS="duckdb polars" on a trip that can afford it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CARRY="${1:-.carry}"
@@ -26,7 +31,10 @@ mkdir -p "$CARRY"
 echo "pack-gpu: compressing node ($(node --version)) ..."
 xz -T"$THREADS" -c "$(command -v node)" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
 
-mapfile -t MODULES < <(node bench/lib/deps.mjs vitest apache-arrow nodejs-polars @duckdb/node-api)
+PEERS="${PEERS:-duckdb}"
+roots=(vitest apache-arrow @duckdb/node-api)
+case " $PEERS " in *" polars "*) roots+=(nodejs-polars) ;; esac
+mapfile -t MODULES < <(node bench/lib/deps.mjs "${roots[@]}")
 echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
 # -h: node_modules may be a symlink (git worktrees share one): store the files, not the link.
 tar -ch build/Release/gpudf.node build/gpudf_native_tests dist "${MODULES[@]}" \
