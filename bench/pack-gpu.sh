@@ -32,7 +32,7 @@ echo "pack-gpu: compressing node ($(node --version)) ..."
 xz -T"$THREADS" -c "$(command -v node)" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
 
 PEERS="${PEERS:-duckdb}"
-roots=(vitest apache-arrow @duckdb/node-api)
+roots=(vitest tsx apache-arrow @duckdb/node-api)   # tsx: test/device + dispose spawn children with it
 case " $PEERS " in *" polars "*) roots+=(nodejs-polars) ;; esac
 mapfile -t MODULES < <(node bench/lib/deps.mjs "${roots[@]}")
 echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
