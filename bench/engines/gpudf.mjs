@@ -1,0 +1,113 @@
+// gpudf, from the built package (dist/index.js), on the device GPUDF_DEVICE names.
+//
+// gpudf has no CSV reader yet, so its data come from the generated Arrow IPC file
+// (apache-arrow -> fromArrow) and its CSV load is reported "unsupported". Each question is
+// written against the planned API (docs: DataFrame.groupBy(...).agg(col(...)...), join, sort,
+// filter, unique, readCSV, writeCSV) and runs only when the methods it needs exist; otherwise it
+// is reported "unsupported" with the missing method named. Nothing is emulated in JS.
+import { readFileSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as arrow from 'apache-arrow';
+import { Unsupported } from '../lib/unsupported.mjs';
+import { checksumOf } from '../lib/questions.mjs';
+
+const gpudf = await import(new URL('../../dist/index.js', import.meta.url));
+const { col } = gpudf;
+
+/** Throws Unsupported unless every named capability exists. */
+function need(df, ...names) {
+  for (const n of names) {
+    const ok = n === 'col' ? typeof col === 'function'
+      : n === 'readCSV' ? typeof gpudf.readCSV === 'function'
+        : typeof df?.[n] === 'function';
+    if (!ok) throw new Unsupported(`gpudf has no ${n === 'col' || n === 'readCSV' ? n : `DataFrame.${n}`} yet`);
+  }
+}
+
+async function readArrow(path) {
+  // readFileSync is limited to 2 GiB: larger files are read batch by batch.
+  if (statSync(path).size < 2 ** 31 - 1) return arrow.tableFromIPC(readFileSync(path));
+  const handle = await open(path);
+  const reader = await arrow.RecordBatchReader.from(handle);
+  const batches = [];
+  for await (const b of reader) batches.push(b);
+  await handle.close();
+  return new arrow.Table(batches);
+}
+
+const loadFrame = async (path) => gpudf.fromArrow(await readArrow(path));
+const gb = (keys, ...aggs) => ({ x }) => { need(x, 'groupBy'); need(null, 'col'); return x.groupBy(keys).agg(...aggs()); };
+const jn = (right, on, how = 'inner') => (ctx) => { need(ctx.x, 'join'); return ctx.x.join(ctx[right], { on, how }); };
+
+export default {
+  name: 'gpudf',
+  version() {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url)));
+    const d = gpudf.device();
+    return `gpudf ${pkg.version} (${d.name})`;
+  },
+  async load(suite, dataset) {
+    const t = dataset.tables;
+    const ctx = { csvLoad: typeof gpudf.readCSV === 'function' ? 'csv' : 'unsupported', csvPath: t.x.csv };
+    if (ctx.csvLoad === 'csv') {
+      for (const role of Object.keys(t)) ctx[role] = await gpudf.readCSV(t[role].csv);
+      return ctx;
+    }
+    ctx.note = 'loaded from the Arrow IPC file (gpudf has no readCSV yet)';
+    for (const role of Object.keys(t)) ctx[role] = await loadFrame(t[role].arrow);
+    return ctx;
+  },
+  check(ans, measures) {
+    if (ans === null) return { rows: null, chk: [] };
+    const rows = ans.height ?? ans.shape?.[0] ?? ans.numRows;
+    return {
+      rows,
+      chk: checksumOf(measures, rows, (name, at) => {
+        const values = ans.getColumn(name).toArray();
+        return at === null ? values : values[at];
+      }),
+    };
+  },
+  release(ans) {
+    ans?.dispose?.(); // answers only: no question returns a loaded frame
+  },
+  questions: {
+    groupby: {
+      q1: gb(['id1'], () => [col('v1').sum().alias('v1')]),
+      q2: gb(['id1', 'id2'], () => [col('v1').sum().alias('v1')]),
+      q3: gb(['id3'], () => [col('v1').sum().alias('v1'), col('v3').mean().alias('v3')]),
+      q4: gb(['id4'], () => [col('v1').mean().alias('v1'), col('v2').mean().alias('v2'), col('v3').mean().alias('v3')]),
+      q5: gb(['id6'], () => [col('v1').sum().alias('v1'), col('v2').sum().alias('v2'), col('v3').sum().alias('v3')]),
+      q6: gb(['id4', 'id5'], () => [col('v3').median().alias('median_v3'), col('v3').std().alias('sd_v3')]),
+      q7: gb(['id3'], () => [col('v1').max().sub(col('v2').min()).alias('range_v1_v2')]),
+      q8: ({ x }) => {
+        need(x, 'filter', 'groupBy'); need(null, 'col');
+        return x.filter(col('v3').isNotNull()).groupBy(['id6'])
+          .agg(col('v3').sort({ descending: true }).head(2).alias('largest2_v3')).explode('largest2_v3');
+      },
+      q9: gb(['id2', 'id4'], () => [gpudf.pearsonCorr(col('v1'), col('v2')).pow(2).alias('r2')]),
+      q10: gb(['id1', 'id2', 'id3', 'id4', 'id5', 'id6'], () => [col('v3').sum().alias('v3'), gpudf.len().alias('count')]),
+    },
+    join: {
+      q1: jn('small', 'id1'),
+      q2: jn('medium', 'id2'),
+      q3: jn('medium', 'id2', 'left'),
+      q4: jn('medium', 'id5'),
+      q5: jn('big', 'id3'),
+    },
+    micro: {
+      sort_int64: ({ x }) => { need(x, 'sort'); return x.sort(['k']); },
+      sort_multi: ({ x }) => { need(x, 'sort'); return x.sort(['s', 'f']); },
+      filter: ({ x }) => { need(x, 'filter'); need(null, 'col'); return x.filter(col('a').gt(0).and(col('s').eq('x'))); },
+      unique: ({ x }) => { need(x, 'unique'); return x.unique({ subset: ['s', 'a'] }); },
+      csv_read: ({ csvPath }) => { need(null, 'readCSV'); return gpudf.readCSV(csvPath); },
+      csv_write: async ({ x }) => {
+        need(x, 'writeCSV');
+        await x.writeCSV(join(tmpdir(), `gpudf-bench-gpudf-${process.pid}.csv`));
+        return null;
+      },
+    },
+  },
+};

@@ -1,0 +1,82 @@
+// Results: the JSON file (all runs of one day on one host) and its markdown rendering.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { SUITES } from './questions.mjs';
+
+export const ENGINE_ORDER = ['gpudf', 'polars', 'duckdb', 'arquero', 'danfo'];
+
+/** Reads a results file, or a fresh one for `machine`. */
+export function openResults(path, machine) {
+  if (existsSync(path)) return JSON.parse(readFileSync(path, 'utf8'));
+  return { schema: 1, machine, runs: [] };
+}
+
+export function saveResults(path, results) {
+  writeFileSync(path, JSON.stringify(results, null, 1) + '\n');
+  writeFileSync(path.replace(/\.json$/, '.md'), renderMarkdown(results));
+}
+
+const sec = (t) => (t < 10 ? t.toFixed(3) : t.toFixed(1));
+const best = (r) => (r?.status === 'ok' ? Math.min(...r.runs) : null);
+
+function cell(r) {
+  if (!r) return '';
+  if (r.status === 'ok') return `${r.runs.map(sec).join(' / ')}${r.correct === false ? ' ✗ chk' : ''}`;
+  if (r.status === 'timeout') return `timeout (${r.limit_s} s)`;
+  if (r.status === 'error') return 'error';
+  return r.status;
+}
+
+function loadCell(l) {
+  if (!l) return '';
+  if (l.status !== 'ok') return l.status;
+  return l.csv === 'unsupported' ? `unsupported (Arrow IPC: ${sec(l.seconds)})` : sec(l.seconds);
+}
+
+/** gpudf's best time over the fastest correct peer's best time. */
+function ratio(engines, q) {
+  const g = engines.gpudf?.questions[q];
+  const mine = g?.correct === false ? null : best(g);
+  const peers = Object.entries(engines).filter(([e]) => e !== 'gpudf')
+    .map(([, r]) => r.questions[q]).filter((r) => r?.correct !== false).map(best).filter((t) => t !== null);
+  if (mine === null || peers.length === 0) return '—';
+  return `${(mine / Math.min(...peers)).toFixed(2)}×`;
+}
+
+function peakRss(e) {
+  const all = [e.load?.rss_mb, ...Object.values(e.questions).map((r) => r.rss_mb)].filter((v) => typeof v === 'number');
+  return all.length ? String(Math.max(...all)) : '';
+}
+
+/** Markdown for one dataset block of a run. */
+export function renderDataset(d) {
+  const names = ENGINE_ORDER.filter((e) => d.engines[e]);
+  const head = `| ${d.suite} question | ${names.join(' | ')} | gpudf ÷ fastest peer |`;
+  const rule = `|---|${names.map(() => '---').join('|')}|---|`;
+  const rows = [`| CSV load (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | |`];
+  for (const q of SUITES[d.suite]) {
+    if (!names.some((e) => d.engines[e].questions[q.id])) continue;
+    rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id])).join(' | ')} | ${ratio(d.engines, q.id)} |`);
+  }
+  rows.push(`| peak RSS (MB) | ${names.map((e) => peakRss(d.engines[e])).join(' | ')} | |`);
+  const versions = names.map((e) => `${e}: ${d.engines[e].version ?? '?'}`).join('; ');
+  const bad = d.mismatches.length ? `\n**CHECKSUM MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (✗ chk above)\n` : '';
+  return `#### ${d.suite}: ${d.dataset} (${d.rows.toLocaleString('en-US')} rows)\n\n${head}\n${rule}\n${rows.join('\n')}\n${bad}\n<sub>${versions}</sub>\n`;
+}
+
+export function renderRun(run, machine) {
+  return [
+    `### ${run.started.slice(0, 10)} · ${machine.host} · ${run.device_label}`,
+    '',
+    `Machine: ${machineLine(machine)}. Command: \`${run.command}\`. Times in seconds, two runs each ("run 1 / run 2");`,
+    'a question an engine cannot express is "unsupported"; ✗ chk = answer checksum differs from the reference engine.',
+    ...(run.note ? ['', `Note: ${run.note}`] : []),
+    '',
+    ...run.datasets.map(renderDataset),
+  ].join('\n');
+}
+
+export const machineLine = (m) => `${m.cpu} (${m.cores} cores), ${m.mem_gb} GiB RAM${m.gpu ? `, GPU ${m.gpu}` : ''}, Node ${m.node}`;
+
+export function renderMarkdown(results) {
+  return `# Benchmark results\n\n${results.runs.map((r) => renderRun(r, results.machine)).join('\n')}`;
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Builds the folder that bench/gpu.sh needs on a GPU box with no Node.js and no network
+# (default: .carry/ at the repo root, git-ignored):
+#   node.xz             this machine's Node binary, xz-compressed
+#   payload.tar.xz      build/Release/gpudf.node, build/gpudf_native_tests (CUDA on), dist/,
+#                       and the node_modules folders the tests and the benchmark need
+#                       (vitest + deps, apache-arrow, nodejs-polars + linux-x64-gnu binary,
+#                       @duckdb/node-api + linux-x64 bindings), resolved from package-lock.json
+# and prints the sizes, with the tracked tree, against the 64 MiB transfer limit.
+#
+#   bash bench/pack-gpu.sh [CARRY_DIR]        (run `npm run build` first)
+#
+# PEERS (default "duckdb") names the peer engines to carry. DuckDB is always needed (the vitest
+# suite's differential tests use it). Measured here: node.xz 23.1 MiB, polars' binary alone
+# 19.3 MiB compressed, and node + duckdb + polars + vitest came to 69.6 MiB, over the limit, so
+# polars travels only with PEERS="duckdb polars" on a trip that can afford it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CARRY="${1:-.carry}"
+LIMIT=$((64 * 1024 * 1024))
+THREADS="${XZ_THREADS:-2}"
+
+for f in build/Release/gpudf.node build/gpudf_native_tests dist/index.js; do
+  [ -e "$f" ] || { echo "pack-gpu: $f is missing: run \`npm run build\` first" >&2; exit 1; }
+done
+if ! grep -q GPUDF_WITH_CUDA build/CMakeCache.txt 2>/dev/null && ! grep -aq sm_90 build/Release/gpudf.node; then
+  echo "pack-gpu: warning: build/Release/gpudf.node does not look CUDA-enabled (sm_90)" >&2
+fi
+
+mkdir -p "$CARRY"
+echo "pack-gpu: compressing node ($(node --version)) ..."
+xz -T"$THREADS" -c "$(command -v node)" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
+
+PEERS="${PEERS:-duckdb}"
+roots=(vitest tsx apache-arrow @duckdb/node-api)   # tsx: test/device + dispose spawn children with it
+case " $PEERS " in *" polars "*) roots+=(nodejs-polars) ;; esac
+mapfile -t MODULES < <(node bench/lib/deps.mjs "${roots[@]}")
+echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
+# -h: node_modules may be a symlink (git worktrees share one): store the files, not the link.
+tar -ch build/Release/gpudf.node build/gpudf_native_tests dist "${MODULES[@]}" \
+  | xz -T"$THREADS" > "$CARRY/payload.tar.xz.tmp"
+mv "$CARRY/payload.tar.xz.tmp" "$CARRY/payload.tar.xz"
+
+carry_bytes=$(du -cb "$CARRY"/node.xz "$CARRY"/payload.tar.xz | tail -1 | cut -f1)
+tree_bytes=$(git ls-files -z | xargs -0 du -cb 2>/dev/null | awk '/\ttotal$/ {s += $1} END {print s + 0}')
+total=$((carry_bytes + tree_bytes))
+mib() { awk -v b="$1" 'BEGIN {printf "%.1f MiB", b / 1048576}'; }
+echo "pack-gpu: $CARRY/node.xz        $(mib "$(stat -c %s "$CARRY/node.xz")")"
+echo "pack-gpu: $CARRY/payload.tar.xz $(mib "$(stat -c %s "$CARRY/payload.tar.xz")")"
+echo "pack-gpu: tracked tree          $(mib "$tree_bytes")"
+echo "pack-gpu: total                 $(mib "$total") of $(mib "$LIMIT")"
+if [ "$total" -gt "$LIMIT" ]; then echo "pack-gpu: OVER the 64 MiB limit" >&2; exit 1; fi

@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// Rewrites the benchmark section of README.md (between <!-- bench:start --> and
+// <!-- bench:end -->) from a results file: the machine, the date, the command and the tables.
+//
+//   node bench/readme-table.mjs [bench/results/<date>-<host>.json]   (default: the newest file)
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderRun } from './lib/report.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const README = join(HERE, '..', 'README.md');
+const START = '<!-- bench:start -->', END = '<!-- bench:end -->';
+
+function newestResults() {
+  const dir = join(HERE, 'results');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f));
+  if (files.length === 0) throw new Error('no results in bench/results: run `npm run bench` first');
+  return files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+}
+
+const path = process.argv[2] ?? newestResults();
+const results = JSON.parse(readFileSync(path, 'utf8'));
+const body = [
+  `Source: \`${relative(join(HERE, '..'), path)}\` (full tables and checksums there).`,
+  '',
+  ...results.runs.map((r) => renderRun(r, results.machine)),
+].join('\n');
+
+const readme = readFileSync(README, 'utf8');
+const a = readme.indexOf(START), b = readme.indexOf(END);
+if (a < 0 || b < a) throw new Error(`README.md has no ${START} ... ${END} section`);
+writeFileSync(README, `${readme.slice(0, a + START.length)}\n${body}\n${readme.slice(b)}`);
+console.log(`README.md: benchmark section rewritten from ${relative(process.cwd(), path)}`);
