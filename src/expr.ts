@@ -21,7 +21,14 @@ export interface ExprNode {
   readonly dtype?: number;
   readonly params?: readonly number[];
   readonly list?: readonly LiteralValue[];
+  /** Aggregation nodes: the reduction (a Series reduction's name) and its options. */
+  readonly agg?: { readonly kind: AggKind; readonly ddof: number; readonly q: number };
 }
+
+/** The reductions usable as expressions (the Series reductions). */
+export type AggKind =
+  | "sum" | "mean" | "min" | "max" | "count" | "nullCount" | "nUnique" | "std" | "var"
+  | "median" | "quantile" | "any" | "all" | "first" | "last" | "argMin" | "argMax";
 
 /** @internal The flat form handed to the native layer: args index earlier entries. */
 export interface SerializedNode {
@@ -233,6 +240,48 @@ export class Expr {
     return this.#un("log");
   }
 
+  #agg(kind: AggKind, ddof = 1, q = 0.5): Expr {
+    return this.#un("agg", { agg: { kind, ddof, q } });
+  }
+
+  // Aggregations: each reduces its input to one value (a one-row result, broadcast when the
+  // expression also reads whole columns). Rules and result dtypes as the Series reductions.
+
+  /** Sum of the non-null values (0 when none). @example df.select(col("fare").sum()) */
+  sum(): Expr { return this.#agg("sum"); }
+  /** Mean of the non-null values (null when none). @example col("fare").mean() */
+  mean(): Expr { return this.#agg("mean"); }
+  /** Smallest non-null value. @example col("fare").min() */
+  min(): Expr { return this.#agg("min"); }
+  /** Largest non-null value. @example col("fare").max() */
+  max(): Expr { return this.#agg("max"); }
+  /** Number of non-null values (int64). @example col("fare").count() */
+  count(): Expr { return this.#agg("count"); }
+  /** Number of nulls (int64). @example col("fare").nullCount() */
+  nullCount(): Expr { return this.#agg("nullCount"); }
+  /** Number of distinct non-null values (int64). @example col("city").nUnique() */
+  nUnique(): Expr { return this.#agg("nUnique"); }
+  /** Standard deviation (ddof 1 by default). @example col("fare").std() */
+  std(ddof = 1): Expr { return this.#agg("std", ddof); }
+  /** Variance (ddof 1 by default). @example col("fare").var() */
+  var(ddof = 1): Expr { return this.#agg("var", ddof); }
+  /** Median (linear interpolation). @example col("fare").median() */
+  median(): Expr { return this.#agg("median"); }
+  /** Quantile q in [0, 1] (linear interpolation). @example col("fare").quantile(0.9) */
+  quantile(q: number): Expr { return this.#agg("quantile", 1, q); }
+  /** True when any non-null bool is true. @example col("flag").any() */
+  any(): Expr { return this.#agg("any"); }
+  /** True when every non-null bool is true. @example col("flag").all() */
+  all(): Expr { return this.#agg("all"); }
+  /** The first row's value. @example col("fare").first() */
+  first(): Expr { return this.#agg("first"); }
+  /** The last row's value. @example col("fare").last() */
+  last(): Expr { return this.#agg("last"); }
+  /** Row index of the first smallest value (int64). @example col("fare").argMin() */
+  argMin(): Expr { return this.#agg("argMin"); }
+  /** Row index of the first largest value (int64). @example col("fare").argMax() */
+  argMax(): Expr { return this.#agg("argMax"); }
+
   /** String functions. @example col("name").str.len() */
   get str(): ExprString {
     return new ExprString(this.node, (n) => new Expr(n));
@@ -325,9 +374,12 @@ export function outputName(node: ExprNode): string {
   }
 }
 
-/** @internal True when the tree reads a column (else it is a literal-only, length-1 result). */
+/**
+ * @internal True when the tree reads whole columns (else its result is one row: literals and
+ * aggregations).
+ */
 export function readsColumns(node: ExprNode): boolean {
-  return node.op === "col" || node.args.some(readsColumns);
+  return node.op === "col" || (node.op !== "agg" && node.args.some(readsColumns));
 }
 
 /** @internal Post-order, shared subtrees once: the flat node list for the native compiler. */

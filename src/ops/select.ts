@@ -3,7 +3,8 @@
  */
 import { ensureDevice } from "../device.js";
 import { ColumnNotFoundError, InvalidArgumentError } from "../errors.js";
-import { Expr, outputName, readsColumns, serializeExpr } from "../expr.js";
+import { Expr, outputName, readsColumns, serializeExpr, type ExprNode } from "../expr.js";
+import { hasAggregates, resolveAggregates } from "./aggregate.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 
@@ -20,7 +21,11 @@ export function columnIndex(frame: FrameParts, name: string): number {
 /** Evaluates one expression over `rows` rows of the frame (a new handle). */
 export function evaluate(frame: FrameParts, expr: Expr, rows: number): ColumnHandle {
   ensureDevice();
-  return native.evalExpr(serializeExpr(expr.node), [...frame.names], [...frame.columns], rows);
+  const run = (node: ExprNode, n: number): ColumnHandle =>
+    native.evalExpr(serializeExpr(node), [...frame.names], [...frame.columns], n);
+  // Aggregations first (each over the whole frame), then the rest as one fused program.
+  const node = hasAggregates(expr.node) ? resolveAggregates(expr.node, (input) => run(input, frame.height)) : expr.node;
+  return run(node, rows);
 }
 
 function checkUniqueNames(names: readonly string[]): void {
