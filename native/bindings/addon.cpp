@@ -63,6 +63,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_errors(env, exports);
   init_arrow(env, exports);
   init_values(env, exports);
+  init_sort(env, exports);
+  init_gather(env, exports);
   return exports;
 }
 
