@@ -47,8 +47,8 @@ TEST(gather, fixed_width_every_width_with_nulls_and_slices) {
     for (int64_t offset : {0, 3}) {
       SCOPED_TRACE("len=" + std::to_string(len) + " offset=" + std::to_string(offset));
       const int64_t rows = len + offset;
-      Rng rng(uint64_t(len));
-      std::vector<int64_t> v64(size_t(rows));
+      Rng rng{uint64_t(len)};
+      std::vector<int64_t> v64(static_cast<size_t>(rows));
       for (auto& x : v64) x = int64_t(rng.next());
       std::vector<int32_t> v32(v64.begin(), v64.end());
       std::vector<int16_t> v16(v64.begin(), v64.end());
@@ -122,7 +122,7 @@ TEST(concat, fixed_width_and_strings_with_validity_at_odd_offsets) {
   for (int64_t a : {0, 1, 7, 33, 1000}) {
     for (int64_t b : {0, 3, 64, 65}) {
       SCOPED_TRACE("a=" + std::to_string(a) + " b=" + std::to_string(b));
-      std::vector<int64_t> va(size_t(a + 3)), vb(size_t(b));
+      std::vector<int64_t> va(static_cast<size_t>(a + 3)), vb(static_cast<size_t>(b));
       for (int64_t i = 0; i < a + 3; ++i) va[size_t(i)] = i * 7 - 100;
       for (int64_t i = 0; i < b; ++i) vb[size_t(i)] = INT64_MIN + i;
       std::vector<bool> fa = make_flags(Pattern::Random, a + 3, 3);

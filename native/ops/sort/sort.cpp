@@ -121,8 +121,8 @@ void string_pass(const SortKey& key, std::vector<int64_t>& perm) {
     if ((bounds.size() - 1) % 2) {  // an odd run out: carried over unchanged
       int64_t lo = bounds[bounds.size() - 2], hi = bounds.back();
       std::copy(perm.begin() + lo, perm.begin() + hi, tmp.begin() + lo);
+      next.push_back(hi);
     }
-    next.push_back(bounds.back());
     perm.swap(tmp);
     bounds.swap(next);
   }
