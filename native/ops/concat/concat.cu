@@ -9,17 +9,11 @@
 namespace gpudf::detail {
 namespace {
 
-constexpr int kBlock = 256;
-
-int grid_for(int64_t n) {
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>((n + kBlock - 1) / kBlock, 65535)));
-}
+constexpr int kBlock = kBlockThreads;
 
 template <typename O>
 __global__ void offsets_kernel(const O* in, int64_t n, int64_t char_pos, O* out) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x)
-    out[i] = static_cast<O>(int64_t(in[i]) - int64_t(in[0]) + char_pos);
+  GPUDF_GRID_STRIDE(i, n) out[i] = static_cast<O>(int64_t(in[i]) - int64_t(in[0]) + char_pos);
 }
 
 __global__ void validity_kernel(ColumnView part, int64_t at, uint8_t* bits) {

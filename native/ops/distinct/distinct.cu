@@ -11,12 +11,11 @@
 namespace gpudf::detail {
 namespace {
 
-constexpr int kBlock = 256;
+constexpr int kBlock = kBlockThreads;
 
 __global__ void keep_kernel(const ColumnView* keys, int32_t nk, const int64_t* perm, int64_t n,
                             Keep keep, uint8_t* flags) {
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
-       i += int64_t(gridDim.x) * blockDim.x) {
+  GPUDF_GRID_STRIDE(i, n) {
     bool prev = i > 0 && rows_equal(keys, nk, perm[i - 1], perm[i]);
     bool next = i + 1 < n && rows_equal(keys, nk, perm[i], perm[i + 1]);
     flags[i] = keep_position(keep, prev, next);
@@ -37,8 +36,7 @@ ColumnPtr distinct_indices_cuda(const std::vector<ColumnView>& keys, const Colum
                                  cudaMemcpyHostToDevice, stream));
   const int64_t* perm = order->view().values<int64_t>();
   BufferPtr flags = Buffer::allocate(dev, size_t(n));
-  int grid = int(std::min<int64_t>((n + kBlock - 1) / kBlock, 65535));
-  keep_kernel<<<grid, kBlock, 0, stream>>>(reinterpret_cast<const ColumnView*>(key_views->data()),
+  keep_kernel<<<grid_for(n), kBlock, 0, stream>>>(reinterpret_cast<const ColumnView*>(key_views->data()),
                                           nk, perm, n, keep, flags->data());
   GPUDF_CUDA_TRY(cudaGetLastError());
 

@@ -14,14 +14,7 @@
 namespace gpudf::detail {
 namespace {
 
-constexpr int kBlock = 256;
-
-int grid_for(int64_t n) {
-  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>((n + kBlock - 1) / kBlock, 65535)));
-}
-
-#define GPUDF_GRID_STRIDE(i, n) \
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < (n); i += int64_t(gridDim.x) * blockDim.x)
+constexpr int kBlock = kBlockThreads;
 
 __global__ void iota_kernel(int64_t* out, int64_t n) {
   GPUDF_GRID_STRIDE(i, n) out[i] = i;
