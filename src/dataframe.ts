@@ -18,6 +18,8 @@ import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
+import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptions, type UniqueOptions } from "./ops/sort.js";
+import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, type LiteralValue } from "./expr.js";
 import type { FrameParts, FrameResult } from "./ops/frame.js";
@@ -28,6 +30,7 @@ import { flattenItems, selectColumns, withColumns as withColumnsOp, type SelectI
 export type ColumnInput = ColumnValues | Series;
 
 let fromHandles: (names: string[], columns: ColumnHandle[]) => DataFrame;
+let partsOf: (df: DataFrame) => { names: string[]; handles: ColumnHandle[] };
 
 /**
  * A table of named columns on the active device (cpu or cuda).
@@ -53,6 +56,7 @@ export class DataFrame {
       df.#height = columns[0]?.length ?? 0;
       return df;
     };
+    partsOf = (df) => ({ names: [...df.#names], handles: df.#live() });
   }
 
   /**
@@ -385,6 +389,61 @@ export class DataFrame {
   }
 
   /**
+   * Rows ordered by one or more key columns. Stable: rows with equal keys keep their order.
+   * `descending` and `nullsLast` are a boolean for every key or an array with one per key; nulls
+   * go last by default, whatever the direction. NaN sorts above +Infinity; -0 equals 0.
+   *
+   * @example
+   * df.sort("fare");
+   * df.sort(["city", "fare"], { descending: [false, true], nullsLast: true });
+   */
+  sort(by: string | readonly string[], options?: SortOptions): DataFrame {
+    const keys = sortKeyNames(by).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
+    return fromHandles([...this.#names], sortColumns(this.#live(), keys, options));
+  }
+
+  /**
+   * Rows without duplicates of the `subset` columns (all columns by default). Nulls equal each
+   * other and NaN equals NaN. `keep`: "first", "last", "any" (default) or "none" (drop every
+   * duplicated key). Without `maintainOrder` the row order is unspecified (but deterministic).
+   *
+   * @example
+   * df.unique({ subset: "id", keep: "last", maintainOrder: true });
+   */
+  unique(options?: UniqueOptions): DataFrame {
+    const { subset, keep, maintainOrder } = resolveUnique(options);
+    const handles = this.#live();
+    if (handles.length === 0) return this.#derive([], []);
+    const keys = subset === undefined ? handles : subset.map((n) => this.#columns[this.#index(n)] as ColumnHandle);
+    return fromHandles([...this.#names], uniqueColumns(handles, keys, keep, maintainOrder));
+  }
+
+  /**
+   * The rows at the given 0-based indices, in that order (repeats allowed). Indices: a JS array
+   * of numbers or bigints, an integer typed array, or an integer Series without nulls. A
+   * negative or out-of-range index throws InvalidArgumentError.
+   *
+   * @example
+   * df.take([2, 0, 0]); df.take(Int32Array.of(1, 3));
+   */
+  take(indices: TakeIndices): DataFrame {
+    return fromHandles([...this.#names], takeColumns(this.#live(), this.#height, indices));
+  }
+
+  /**
+   * n random rows. The same `seed` gives the same rows on every backend (splitmix64, see
+   * docs/semantics.md); without a seed the rows differ per call. Without replacement (the
+   * default) n must not exceed the height.
+   *
+   * @example
+   * df.sample(100, { seed: 42 });
+   * df.sample(1000, { withReplacement: true });
+   */
+  sample(n: number, options?: SampleOptions): DataFrame {
+    return fromHandles([...this.#names], sampleColumns(this.#live(), this.#height, n, options));
+  }
+
+  /**
    * Rows as plain objects; values as Series.toArray gives them.
    *
    * @example
@@ -480,6 +539,23 @@ function checkUnique(names: readonly string[]): void {
 /** @internal A frame owning these native columns (used by the readers). */
 export function frameFromColumns(names: string[], columns: ColumnHandle[]): DataFrame {
   return fromHandles(names, columns);
+}
+
+/**
+ * Frames stacked vertically. Every frame must have the same column names in the same order
+ * (else InvalidArgumentError) and the same dtypes (else DtypeError naming the column).
+ *
+ * @example
+ * import { concat } from "gpudf";
+ * const all = concat([january, february, march]);
+ */
+export function concat(frames: readonly DataFrame[]): DataFrame {
+  if (!Array.isArray(frames) || frames.length === 0) throw new InvalidArgumentError("concat expects a non-empty array of DataFrames");
+  const parts = frames.map((f, k) => {
+    if (!(f instanceof DataFrame)) throw new InvalidArgumentError(`concat: item ${k} is not a DataFrame`);
+    return partsOf(f);
+  });
+  return fromHandles([...(parts[0] as { names: string[] }).names], concatColumns(parts));
 }
 
 /**

@@ -6,7 +6,9 @@
  * const df = new DataFrame({ a: [1, 2, 3], s: ["x", null, "z"] });
  * console.log(device().name, df.toString());
  */
-export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
+export { DataFrame, fromArrow, concat, type ColumnInput } from "./dataframe.js";
+export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
+export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export { Series } from "./series.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";

@@ -14,6 +14,7 @@ import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { reduceColumn, valueCountsFrame, type ReduceKind, type ReduceOptions, type ReduceValue } from "./ops/reduce.js";
 import type { DataFrame } from "./dataframe.js";
+import { argSortColumn, sortColumns, type SeriesSortOptions } from "./ops/sort.js";
 import { makeVector } from "apache-arrow";
 
 /** Wraps an existing native handle (internal; not exported from the package). */
@@ -156,6 +157,28 @@ export class Series {
     const len = this.length;
     const k = Math.min(rowCount(n), len);
     return this.slice(len - k, k);
+  }
+
+  /**
+   * The values in order (stable); nulls last by default, NaN above +Infinity.
+   *
+   * @example
+   * new Series("x", [3, null, 1]).sort({ descending: true }).toArray(); // [3, 1, null]
+   */
+  sort(options?: SeriesSortOptions): Series {
+    const h = this.#live();
+    const [out] = sortColumns([h], [h], options) as [ColumnHandle];
+    return new Series(this.#name, new HandleBox(out));
+  }
+
+  /**
+   * The row indices (int64) that would sort the values; ties keep their order.
+   *
+   * @example
+   * new Series("x", [3, null, 1]).argSort().toArray(); // [2n, 0n, 1n]
+   */
+  argSort(options?: SeriesSortOptions): Series {
+    return new Series(this.#name, new HandleBox(argSortColumn(this.#live(), options)));
   }
 
   /** An apache-arrow Vector built straight from the native buffers. */

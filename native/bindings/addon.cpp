@@ -66,6 +66,8 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_csv(env, exports);
   init_reduce(env, exports);
   init_expr(env, exports);
+  init_sort(env, exports);
+  init_gather(env, exports);
   return exports;
 }
 

@@ -98,4 +98,44 @@ Napi::Value ColumnHandle::Bytes(const Napi::CallbackInfo& info) {
   });
 }
 
+std::vector<ColumnPtr> arg_columns(const Napi::CallbackInfo& info, size_t i, const char* name) {
+  GPUDF_EXPECTS(info[i].IsArray(), InvalidArgument, std::string(name) + " must be an array of columns");
+  Napi::Array arr = info[i].As<Napi::Array>();
+  std::vector<ColumnPtr> out;
+  out.reserve(arr.Length());
+  for (uint32_t k = 0; k < arr.Length(); ++k) out.push_back(ColumnHandle::From(arr.Get(k)));
+  return out;
+}
+
+std::vector<bool> arg_bools(const Napi::CallbackInfo& info, size_t i, const char* name, size_t count) {
+  GPUDF_EXPECTS(info[i].IsArray() && info[i].As<Napi::Array>().Length() == count, InvalidArgument,
+                std::string(name) + " must be an array of " + std::to_string(count) + " booleans");
+  Napi::Array arr = info[i].As<Napi::Array>();
+  std::vector<bool> out;
+  for (uint32_t k = 0; k < count; ++k) {
+    Napi::Value v = arr.Get(k);
+    GPUDF_EXPECTS(v.IsBoolean(), InvalidArgument, std::string(name) + " must hold booleans");
+    out.push_back(v.As<Napi::Boolean>().Value());
+  }
+  return out;
+}
+
+bool arg_bool(const Napi::CallbackInfo& info, size_t i, const char* name) {
+  GPUDF_EXPECTS(info[i].IsBoolean(), InvalidArgument, std::string(name) + " must be a boolean");
+  return info[i].As<Napi::Boolean>().Value();
+}
+
+std::vector<ColumnView> views_of(const std::vector<ColumnPtr>& columns) {
+  std::vector<ColumnView> out;
+  out.reserve(columns.size());
+  for (const ColumnPtr& c : columns) out.push_back(c->view());
+  return out;
+}
+
+Napi::Array wrap_columns(Napi::Env env, std::vector<ColumnPtr> columns) {
+  Napi::Array out = Napi::Array::New(env, columns.size());
+  for (uint32_t k = 0; k < columns.size(); ++k) out.Set(k, ColumnHandle::Wrap(env, std::move(columns[k])));
+  return out;
+}
+
 }  // namespace gpudf::js

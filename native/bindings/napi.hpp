@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/column.hpp"
 #include "core/device.hpp"
@@ -76,6 +77,14 @@ Napi::Value guarded(Napi::Env env, F&& body) {
 // Argument helpers: throw ERR_INVALID_ARGUMENT with the argument's name when the type is off.
 int64_t arg_int64(const Napi::CallbackInfo& info, size_t i, const char* name);
 std::string arg_string(const Napi::CallbackInfo& info, size_t i, const char* name);
+bool arg_bool(const Napi::CallbackInfo& info, size_t i, const char* name);
+/// An array of column handles (the pointers keep the columns alive while their views are used).
+std::vector<ColumnPtr> arg_columns(const Napi::CallbackInfo& info, size_t i, const char* name);
+/// An array of booleans of exactly `count` entries.
+std::vector<bool> arg_bools(const Napi::CallbackInfo& info, size_t i, const char* name, size_t count);
+std::vector<ColumnView> views_of(const std::vector<ColumnPtr>& columns);
+/// A JS array of new handles owning `columns`.
+Napi::Array wrap_columns(Napi::Env env, std::vector<ColumnPtr> columns);
 
 // Module sections, each registering its exports.
 void init_errors(Napi::Env env, Napi::Object exports);
@@ -84,5 +93,7 @@ void init_values(Napi::Env env, Napi::Object exports);
 void init_csv(Napi::Env env, Napi::Object exports);
 void init_reduce(Napi::Env env, Napi::Object exports);
 void init_expr(Napi::Env env, Napi::Object exports);
+void init_sort(Napi::Env env, Napi::Object exports);
+void init_gather(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

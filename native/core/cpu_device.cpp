@@ -1,3 +1,5 @@
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -21,7 +23,17 @@ class CpuDevice final : public Device {
 
  protected:
   void* do_allocate(std::size_t padded_bytes) override {
-    void* p = std::aligned_alloc(kBufferAlignment, padded_bytes);
+    // Large buffers: 2 MiB aligned and marked for transparent huge pages. A first touch of a
+    // 4 KiB page costs microseconds in a VM; 160 MB of fresh scratch measured 1 s of page
+    // faults with 4 KiB pages and 25 ms with huge pages.
+    constexpr std::size_t kHuge = std::size_t(2) << 20;
+    void* p;
+    if (padded_bytes >= kHuge) {
+      p = std::aligned_alloc(kHuge, (padded_bytes + kHuge - 1) / kHuge * kHuge);
+      if (p) madvise(p, padded_bytes, MADV_HUGEPAGE);
+    } else {
+      p = std::aligned_alloc(kBufferAlignment, padded_bytes);
+    }
     if (p == nullptr) {
       throw OutOfMemoryError(padded_bytes, "host allocation of " + std::to_string(padded_bytes) +
                                                " bytes failed");

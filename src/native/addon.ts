@@ -104,6 +104,18 @@ export interface NativeAddon {
   evalExpr(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
   /** The rows of `columns` where the bool `mask` is true (null counts as false). */
   filter(columns: ColumnHandle[], mask: ColumnHandle): ColumnHandle[];
+  /** The stable permutation (int64 row indices) ordering rows by the keys. */
+  argSort(keys: ColumnHandle[], descending: boolean[], nullsLast: boolean[]): ColumnHandle;
+  /** `columns` reordered by the keys (stable). */
+  sortTable(columns: ColumnHandle[], keys: ColumnHandle[], descending: boolean[], nullsLast: boolean[]): ColumnHandle[];
+  /** Distinct rows by `keys`; keep: 0 first, 1 last, 2 any, 3 none. */
+  unique(columns: ColumnHandle[], keys: ColumnHandle[], keep: number, maintainOrder: boolean): ColumnHandle[];
+  /** Rows at integer `indices` (each in [0, rows)) of every column. */
+  take(columns: ColumnHandle[], indices: ColumnHandle, rows: number): ColumnHandle[];
+  /** n rows drawn with splitmix64(seed) (see native/ops/sample/sample.hpp). */
+  sample(columns: ColumnHandle[], rows: number, n: number, withReplacement: boolean, seed: bigint): ColumnHandle[];
+  /** The parts' rows, in order, as one column (same dtype). */
+  concat(parts: ColumnHandle[]): ColumnHandle;
 }
 
 function findAddon(): string {
