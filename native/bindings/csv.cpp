@@ -62,20 +62,22 @@ csv::CsvOptions parse_options(const Napi::Value& value) {
   opt.select_names = strings(o, "columnNames");
   Napi::Array idx = o.Get("columnIndices").As<Napi::Array>();
   for (uint32_t i = 0; i < idx.Length(); ++i) opt.select_indices.push_back(idx.Get(i).As<Napi::Number>().Int64Value());
-  Napi::Array byName = o.Get("dtypesByName").As<Napi::Array>();
-  for (uint32_t i = 0; i < byName.Length(); ++i) {
-    Napi::Array pair = byName.Get(i).As<Napi::Array>();
-    int32_t id = pair.Get(1u).As<Napi::Number>().Int32Value();
-    GPUDF_EXPECTS(is_valid_type_id(id), Dtype, "unknown type id");
-    opt.dtypes_by_name.emplace_back(pair.Get(0u).As<Napi::String>().Utf8Value(), static_cast<TypeId>(id));
-  }
-  Napi::Array byIndex = o.Get("dtypesByIndex").As<Napi::Array>();
-  for (uint32_t i = 0; i < byIndex.Length(); ++i) {
-    Napi::Array pair = byIndex.Get(i).As<Napi::Array>();
-    int32_t id = pair.Get(1u).As<Napi::Number>().Int32Value();
-    GPUDF_EXPECTS(is_valid_type_id(id), Dtype, "unknown type id");
-    opt.dtypes_by_index.emplace_back(pair.Get(0u).As<Napi::Number>().Int64Value(), static_cast<TypeId>(id));
-  }
+  // dtypes arrive as [key, typeId] pairs: by name and by position.
+  auto each_dtype = [&](const char* key, auto&& add) {
+    Napi::Array pairs = o.Get(key).As<Napi::Array>();
+    for (uint32_t i = 0; i < pairs.Length(); ++i) {
+      Napi::Array pair = pairs.Get(i).As<Napi::Array>();
+      int32_t id = pair.Get(1u).As<Napi::Number>().Int32Value();
+      GPUDF_EXPECTS(is_valid_type_id(id), Dtype, "unknown type id");
+      add(pair.Get(0u), static_cast<TypeId>(id));
+    }
+  };
+  each_dtype("dtypesByName", [&](const Napi::Value& k, TypeId t) {
+    opt.dtypes_by_name.emplace_back(k.As<Napi::String>().Utf8Value(), t);
+  });
+  each_dtype("dtypesByIndex", [&](const Napi::Value& k, TypeId t) {
+    opt.dtypes_by_index.emplace_back(k.As<Napi::Number>().Int64Value(), t);
+  });
   return opt;
 }
 
