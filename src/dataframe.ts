@@ -6,11 +6,10 @@ import { inspect } from "node:util";
 
 import * as arrow from "apache-arrow";
 
-import { columnFromArrow, columnToArrowData, isArrowTable } from "./arrow.js";
-import { columnFromValues, type ColumnValues } from "./columns.js";
-import { ensureDevice } from "./device.js";
+import { columnToArrowData } from "./arrow.js";
+import type { ColumnValues } from "./columns.js";
 import { dtypeOfId, type DType } from "./dtypes.js";
-import { ColumnNotFoundError, DisposedError, InvalidArgumentError } from "./errors.js";
+import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
 import { writeCSV, type WriteCSVOptions } from "./io/csv.js";
 import { writeIPC, type WriteIPCOptions } from "./io/ipc.js";
@@ -22,9 +21,10 @@ import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptio
 import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, type LiteralValue } from "./expr.js";
-import type { FrameParts, FrameResult } from "./ops/frame.js";
+import { checkUniqueNames, type FrameParts, type FrameResult } from "./ops/frame.js";
+import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
-import { flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
+import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -66,25 +66,7 @@ export class DataFrame {
    */
   constructor(columns?: Record<string, ColumnInput>) {
     if (columns === undefined) return;
-    if (columns === null || typeof columns !== "object" || Array.isArray(columns)) {
-      throw new InvalidArgumentError("new DataFrame() expects an object mapping names to column values");
-    }
-    const names = Object.keys(columns);
-    const handles: ColumnHandle[] = [];
-    try {
-      for (const name of names) {
-        const input = columns[name] as ColumnInput;
-        handles.push(input instanceof Series ? input.shareHandle() : columnFromValues(input));
-      }
-      const lengths = new Set(handles.map((h) => h.length));
-      if (lengths.size > 1) {
-        const detail = names.map((n, i) => `${n}: ${handles[i]?.length}`).join(", ");
-        throw new InvalidArgumentError(`all columns must have the same length (${detail})`);
-      }
-    } catch (err) {
-      for (const h of handles) h.dispose();
-      throw err;
-    }
+    const { names, handles } = columnsFromObject(columns);
     this.#names = names;
     this.#columns = handles;
     this.#height = handles[0]?.length ?? 0;
@@ -97,21 +79,7 @@ export class DataFrame {
    * DataFrame.fromRecords([{ a: 1, b: "x" }, { a: 2 }]).toRecords(); // [{a:1,b:"x"},{a:2,b:null}]
    */
   static fromRecords(rows: readonly Record<string, unknown>[]): DataFrame {
-    if (!Array.isArray(rows)) throw new InvalidArgumentError("fromRecords expects an array of objects");
-    const names: string[] = [];
-    const seen = new Set<string>();
-    for (const row of rows) {
-      if (row === null || typeof row !== "object") throw new InvalidArgumentError("fromRecords expects an array of objects");
-      for (const key of Object.keys(row)) {
-        if (!seen.has(key)) {
-          seen.add(key);
-          names.push(key);
-        }
-      }
-    }
-    // Own keys only, into a null-prototype object: "__proto__" and "constructor" are columns too.
-    const columns: Record<string, unknown[]> = Object.create(null) as Record<string, unknown[]>;
-    for (const name of names) columns[name] = rows.map((row) => (Object.hasOwn(row, name) ? row[name] : null));
+    const columns = recordsToColumns(rows);
     return new DataFrame(columns);
   }
 
@@ -125,22 +93,7 @@ export class DataFrame {
    * const df = DataFrame.fromArrow(tableFromArrays({ a: Int32Array.from([1, 2]) }));
    */
   static fromArrow(table: unknown): DataFrame {
-    if (!isArrowTable(table)) throw new InvalidArgumentError("fromArrow expects an apache-arrow Table");
-    ensureDevice();
-    const names: string[] = [];
-    const handles: ColumnHandle[] = [];
-    try {
-      table.schema.fields.forEach((field, i) => {
-        const vector = table.getChildAt(i);
-        const { handle } = columnFromArrow(field.type, vector ? vector.data : []);
-        names.push(field.name);
-        handles.push(handle);
-      });
-      checkUnique(names);
-    } catch (err) {
-      for (const h of handles) h.dispose();
-      throw err;
-    }
+    const { names, handles } = columnsFromArrow(table);
     return fromHandles(names, handles);
   }
 
@@ -150,12 +103,7 @@ export class DataFrame {
   }
 
   #index(name: string): number {
-    this.#live();
-    const i = this.#names.indexOf(name);
-    if (i < 0) {
-      throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${this.#names.join(", ")}`);
-    }
-    return i;
+    return columnIndex(this.#parts(), name);
   }
 
   /** A frame of these columns (shared buffers), under the given names. */
@@ -303,7 +251,7 @@ export class DataFrame {
       if (typeof to !== "string") throw new InvalidArgumentError(`new name for "${from}" must be a string`);
     }
     const names = this.#names.map((n) => (Object.hasOwn(mapping, n) ? (mapping[n] as string) : n));
-    checkUnique(names);
+    checkUniqueNames(names);
     return this.#derive(names, this.#columns);
   }
 
@@ -524,15 +472,6 @@ export class DataFrame {
 
   [inspect.custom](): string {
     return this.#disposed ? "DataFrame (disposed)" : this.toString();
-  }
-}
-
-function checkUnique(names: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (typeof n !== "string") throw new InvalidArgumentError("column names must be strings");
-    if (seen.has(n)) throw new InvalidArgumentError(`duplicate column name "${n}"`);
-    seen.add(n);
   }
 }
 

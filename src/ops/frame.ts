@@ -2,6 +2,7 @@
  * What the verb modules in src/ops/ see of a DataFrame: names, native handles and height.
  * Verbs return new names and handles (owned by the caller); the DataFrame wraps them.
  */
+import { InvalidArgumentError } from "../errors.js";
 import type { ColumnHandle } from "../native/addon.js";
 
 /** A frame's parts, borrowed (the handles stay owned by the frame). */
@@ -30,4 +31,14 @@ export function disposeOnError<T>(made: ColumnHandle[], body: () => T): T {
 /** A new handle sharing `h`'s buffers. */
 export function share(h: ColumnHandle): ColumnHandle {
   return h.slice(0, h.length);
+}
+
+/** Throws InvalidArgumentError on a non-string or repeated name; `hint` ends the message. */
+export function checkUniqueNames(names: readonly unknown[], hint = ""): void {
+  const seen = new Set<unknown>();
+  for (const n of names) {
+    if (typeof n !== "string") throw new InvalidArgumentError("column names must be strings");
+    if (seen.has(n)) throw new InvalidArgumentError(`duplicate column name "${n}"${hint}`);
+    seen.add(n);
+  }
 }

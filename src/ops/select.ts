@@ -6,7 +6,7 @@ import { ColumnNotFoundError, InvalidArgumentError } from "../errors.js";
 import { Expr, outputName, readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { hasAggregates, resolveAggregates } from "./aggregate.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -28,14 +28,6 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number): ColumnHan
   return run(node, rows);
 }
 
-function checkUniqueNames(names: readonly string[]): void {
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new InvalidArgumentError(`duplicate output column name "${n}"; use alias()`);
-    seen.add(n);
-  }
-}
-
 /** Names and Exprs, flattened from select's rest arguments. */
 export function flattenItems(items: readonly (SelectItem | readonly SelectItem[])[]): SelectItem[] {
   const flat = items.flat() as SelectItem[];
@@ -53,7 +45,7 @@ export function flattenItems(items: readonly (SelectItem | readonly SelectItem[]
  */
 export function selectColumns(frame: FrameParts, items: readonly SelectItem[]): FrameResult {
   const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
-  checkUniqueNames(names);
+  checkUniqueNames(names, "; use alias()");
   const anyColumn = items.some((it) => typeof it === "string" || readsColumns(it.node));
   const rows = anyColumn ? frame.height : 1;
   const made: ColumnHandle[] = [];
@@ -71,7 +63,7 @@ export function withColumns(frame: FrameParts, exprs: readonly Expr[]): FrameRes
     if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
   }
   const outNames = exprs.map((e) => e.outputName);
-  checkUniqueNames(outNames);
+  checkUniqueNames(outNames, "; use alias()");
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
     for (const e of exprs) made.push(evaluate(frame, e, frame.height));
