@@ -1,6 +1,7 @@
 // readCSV (a Promise; parsing runs on a worker thread, the event loop stays free) and readCSVSync.
 // Options arrive fully resolved from src/io/csv.ts.
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <cerrno>
 #include <cstdio>
@@ -100,7 +101,7 @@ struct Source {
   Napi::ObjectReference buffer;
   const char* data = nullptr;
   int64_t size = 0;
-  std::vector<char> owned;
+  std::unique_ptr<csv::MappedFile> mapped;
 
   explicit Source(const Napi::Value& v) {
     if (v.IsString()) {
@@ -116,9 +117,9 @@ struct Source {
   /// Loads the file when the source is a path (no JS access: safe on a worker thread).
   void load() {
     if (path.empty()) return;
-    owned = csv::read_file(path);
-    data = owned.data();
-    size = static_cast<int64_t>(owned.size());
+    mapped = std::make_unique<csv::MappedFile>(path);
+    data = mapped->data();
+    size = mapped->size();
   }
 };
 

@@ -8,6 +8,11 @@
 #include <limits>
 #include <mutex>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -173,27 +178,30 @@ std::string col_label(const OutColumn& c) {
 
 }  // namespace
 
-std::vector<char> read_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  GPUDF_EXPECTS(f != nullptr, Io, "cannot open " + path + ": " + std::strerror(errno));
-  std::vector<char> bytes;
-  char buf[1 << 16];
-  size_t n;
-  try {
-    if (std::fseek(f, 0, SEEK_END) == 0) {
-      long end = std::ftell(f);
-      if (end > 0) bytes.reserve(static_cast<size_t>(end));
-      std::fseek(f, 0, SEEK_SET);
-    }
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
-    bool err = std::ferror(f) != 0;
-    std::fclose(f);
-    GPUDF_EXPECTS(!err, Io, "cannot read " + path);
-  } catch (const std::bad_alloc&) {
-    std::fclose(f);
-    throw OutOfMemoryError(0, "not enough host memory to read " + path);
+MappedFile::MappedFile(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  GPUDF_EXPECTS(fd >= 0, Io, "cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    int err = errno;
+    ::close(fd);
+    GPUDF_FAIL(Io, "cannot read " + path + ": " + (S_ISDIR(st.st_mode) ? "is a directory" : std::strerror(err)));
   }
-  return bytes;
+  size_ = static_cast<int64_t>(st.st_size);
+  if (size_ > 0) {
+    // The page cache is read in place; MAP_POPULATE faults the pages in up front.
+    void* p = ::mmap(nullptr, size_t(size_), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    int err = errno;
+    ::close(fd);
+    GPUDF_EXPECTS(p != MAP_FAILED, Io, "cannot map " + path + ": " + std::strerror(err));
+    data_ = static_cast<const char*>(p);
+  } else {
+    ::close(fd);
+  }
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_t(size_));
 }
 
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& target,
@@ -304,7 +312,6 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
         c.chunk_bytes.assign(size_t(tasks), std::string());
       } else {
         c.values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(c.type)));
-        if (c.values->size()) std::memset(c.values->data(), 0, c.values->size());
       }
     }
     cpu_pool().parallel_for(tasks, 1, [&](int64_t t0, int64_t t1) {
@@ -330,6 +337,8 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
             OutColumn& c = cols[j];
             if (c.source >= int64_t(fs.size()) || is_null(fs[size_t(c.source)], o)) {
               c.nulls.fetch_add(1, std::memory_order_relaxed);
+              // Values under nulls are zero (never stale memory).
+              if (!is_string(c.type)) std::memset(c.values->data() + r * value_width(c.type), 0, size_t(value_width(c.type)));
               continue;
             }
             const Field& f = fs[size_t(c.source)];

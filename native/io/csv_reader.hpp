@@ -52,7 +52,20 @@ using ProgressFn = std::function<void(int64_t, int64_t)>;
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& options, Device& target,
                    const ProgressFn& progress = {});
 
-/// Reads a whole file into memory (Error(Io) naming the path on failure).
-std::vector<char> read_file(const std::string& path);
+/// A whole file mapped read-only into memory (unmapped on destruction).
+class MappedFile {
+ public:
+  /// Maps `path`; Error(Io) naming the path on failure.
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  const char* data() const { return data_; }
+  int64_t size() const { return size_; }
+
+ private:
+  const char* data_ = nullptr;
+  int64_t size_ = 0;
+};
 
 }  // namespace gpudf::csv
