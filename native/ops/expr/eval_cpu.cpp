@@ -61,6 +61,73 @@ struct LoadBlock {
   }
 };
 
+/// Comparison over a block with the op fixed at compile time (no per-row op switch); the same
+/// rule as eval_node: null when either operand is, else compare_values.
+template <Op O>
+void compare_block(const Slot* a, const uint8_t* va, Lane la, const Slot* b, const uint8_t* vb, Lane lb,
+                   int64_t count, Slot* out, uint8_t* ok) {
+  for (int64_t r = 0; r < count; ++r) {
+    const bool v = va[r] && vb[r];
+    int64_t res = 0;
+    if (v) {
+      const int c = compare_values(a[r], la, b[r], lb);
+      res = O == Op::Eq ? c == 0 : O == Op::Neq ? c != 0 : O == Op::Lt ? c < 0 : O == Op::Lte ? c <= 0 : O == Op::Gt ? c > 0 : c >= 0;
+    }
+    out[r].i = res;
+    out[r].n = 0;
+    ok[r] = v;
+  }
+}
+
+/// CPU block fast paths for the nodes a typical predicate is made of (literals, comparisons,
+/// Kleene and/or); false when the node takes the general per-row step.
+bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* valids, int64_t block,
+                int64_t count, Slot* out, uint8_t* ok) {
+  auto operand = [&](int k) { return slots + int64_t(nd.arg[k]) * block; };
+  auto valid = [&](int k) { return valids + int64_t(nd.arg[k]) * block; };
+  switch (nd.op) {
+    case Op::Literal: {
+      const Slot c = view.consts[nd.p0];
+      std::fill(out, out + count, c);
+      std::memset(ok, nd.p1 == 0, size_t(count));
+      return true;
+    }
+    case Op::Eq: case Op::Neq: case Op::Lt: case Op::Lte: case Op::Gt: case Op::Gte: {
+      const Lane la = lane_of(view.nodes[nd.arg[0]].type);
+      const Lane lb = lane_of(view.nodes[nd.arg[1]].type);
+      const Slot* a = operand(0);
+      const Slot* b = operand(1);
+      switch (nd.op) {
+        case Op::Eq: compare_block<Op::Eq>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+        case Op::Neq: compare_block<Op::Neq>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+        case Op::Lt: compare_block<Op::Lt>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+        case Op::Lte: compare_block<Op::Lte>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+        case Op::Gt: compare_block<Op::Gt>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+        default: compare_block<Op::Gte>(a, valid(0), la, b, valid(1), lb, count, out, ok); break;
+      }
+      return true;
+    }
+    case Op::And:
+    case Op::Or: {
+      // Kleene: a dominating value (false for and, true for or) wins over null.
+      const int64_t dom = nd.op == Op::And ? 0 : 1;
+      const Slot* a = operand(0);
+      const Slot* b = operand(1);
+      const uint8_t* va = valid(0);
+      const uint8_t* vb = valid(1);
+      for (int64_t r = 0; r < count; ++r) {
+        const bool wins = (va[r] && a[r].i == dom) || (vb[r] && b[r].i == dom);
+        out[r].i = wins ? dom : 1 - dom;
+        out[r].n = 0;
+        ok[r] = wins || (va[r] && vb[r]);
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 /// Runs the program over blocks; `sink(begin, count, slots, valids)` consumes the root node's
 /// scratch of each block.
 template <typename Sink>
@@ -83,6 +150,7 @@ void run_blocks(const ProgramView& view, int64_t rows, Sink&& sink) {
           type_dispatch(c.type, LoadBlock{}, c, begin, count, out, ok_out);
           continue;
         }
+        if (fast_block(view, nd, slots.data(), valids.data(), block, count, out, ok_out)) continue;
         BatchAcc acc{slots.data(), valids.data(), block, 0};
         for (int64_t r = 0; r < count; ++r) {
           acc.r = r;
