@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings/napi.hpp"
+#include "core/calendar.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/transfer.hpp"
@@ -206,8 +207,6 @@ Napi::Value FromValues(const Napi::CallbackInfo& info) {
   });
 }
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
 /// Calls sink(i, value) with the JS value of each row (one dispatch per column, not per row).
 struct ToJs {
   template <TypeId T, typename Sink>
@@ -227,8 +226,8 @@ struct ToJs {
         else if constexpr (T == TypeId::Date32) out.Set(at, Napi::Date::New(env, double(x) * 86400000.0));
         else if constexpr (T == TypeId::TimestampS) out.Set(at, Napi::Date::New(env, double(x) * 1000.0));
         else if constexpr (T == TypeId::TimestampMs) out.Set(at, Napi::Date::New(env, double(x)));
-        else if constexpr (T == TypeId::TimestampUs) out.Set(at, Napi::Date::New(env, double(floor_div(int64_t(x), 1000))));
-        else if constexpr (T == TypeId::TimestampNs) out.Set(at, Napi::Date::New(env, double(floor_div(int64_t(x), 1000000))));
+        else if constexpr (T == TypeId::TimestampUs) out.Set(at, Napi::Date::New(env, double(floor_div_i64(int64_t(x), 1000))));
+        else if constexpr (T == TypeId::TimestampNs) out.Set(at, Napi::Date::New(env, double(floor_div_i64(int64_t(x), 1000000))));
         else out.Set(at, Napi::Number::New(env, static_cast<double>(x)));
       } else {
         using O = typename S::offset_type;

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "core/calendar.hpp"
+
 namespace gpudf::csv {
 
 /// Signed 64-bit integer: optional sign, digits only; false on anything else or overflow.
@@ -65,15 +67,6 @@ inline bool digits(std::string_view s, size_t at, size_t n, int& out) {
   return true;
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian civil date.
-inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
 
 /// A date at the start of s: [+|-]YYYY-MM-DD (4 to 13 year digits) -> days since the epoch
 /// and the number of bytes it took.

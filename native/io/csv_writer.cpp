@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/calendar.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -14,21 +15,7 @@ namespace {
 
 constexpr int64_t kRowsPerChunk = 16384;
 
-/// civil date of a day count since 1970-01-01.
-void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2;
-}
 
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && (a < 0)); }
 
 void put_padded(std::string& out, int64_t v, int width) {
   char buf[24];
@@ -39,20 +26,18 @@ void put_padded(std::string& out, int64_t v, int width) {
 }
 
 void put_date(std::string& out, int64_t days) {
-  int64_t y;
-  unsigned m, d;
-  civil_from_days(days, y, m, d);
-  put_padded(out, y, 4);
+  const CivilDate c = civil_from_days(days);
+  put_padded(out, c.year, 4);
   out.push_back('-');
-  put_padded(out, m, 2);
+  put_padded(out, c.month, 2);
   out.push_back('-');
-  put_padded(out, d, 2);
+  put_padded(out, c.day, 2);
 }
 
 void put_timestamp(std::string& out, int64_t value, int64_t per_second, int digits) {
-  int64_t secs = floor_div(value, per_second);
+  int64_t secs = floor_div_i64(value, per_second);
   int64_t frac = value - secs * per_second;
-  int64_t days = floor_div(secs, 86400);
+  int64_t days = floor_div_i64(secs, 86400);
   int64_t rem = secs - days * 86400;
   put_date(out, days);
   out.push_back('T');

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "core/calendar.hpp"
 #include "core/hd.hpp"
 #include "core/types.hpp"
 #include "ops/expr/program.hpp"
@@ -60,16 +61,6 @@ GPUDF_HD inline int64_t units_per_day(TypeId t) {
   }
 }
 
-GPUDF_HD inline int64_t floor_div_i64(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-GPUDF_HD inline int64_t floor_mod_i64(int64_t a, int64_t b) {
-  int64_t r = a % b;
-  if (r != 0 && ((r < 0) != (b < 0))) r += b;
-  return r;
-}
 
 /// Non-strict cast of v (dtype `from`) to dtype `to`; ok = false when the value does not fit.
 GPUDF_HD inline Slot cast_value(Slot v, TypeId from, TypeId to, bool& ok) {

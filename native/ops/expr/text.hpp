@@ -96,27 +96,6 @@ GPUDF_HD inline void utf8_case_map(const char* src, int64_t n, char* dst, bool u
 
 // ---- temporal (UTC, proleptic Gregorian) ----
 
-struct CivilDate {
-  int64_t year;
-  int32_t month, day;
-};
-
-/// Days since 1970-01-01 -> (year, month, day) (H. Hinnant's civil_from_days).
-GPUDF_HD inline CivilDate civil_from_days(int64_t z) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  CivilDate out;
-  out.year = yoe + era * 400 + (m <= 2);
-  out.month = int32_t(m);
-  out.day = int32_t(d);
-  return out;
-}
 
 /// A date/time field of value v of temporal dtype t. `field`: Year..Weekday.
 GPUDF_HD inline int64_t temporal_field(Op field, TypeId t, int64_t v) {
