@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "ops/hash/row_hash.hpp"
 #include "ops/sort/sort.hpp"
 
 namespace gpudf {
@@ -20,11 +21,9 @@ enum class Keep : int32_t { First = 0, Last = 1, Any = 2, None = 3 };
 /// of the sorted keys (deterministic). Keep::Any keeps the first row of each group.
 ColumnPtr distinct_indices(const std::vector<ColumnView>& keys, Keep keep, bool maintain_order);
 
-/// True when rows a and b are equal in every key.
+/// True when rows a and b of the same key columns are equal in every key.
 GPUDF_HD inline bool rows_equal(const ColumnView* keys, int32_t nkeys, int64_t a, int64_t b) {
-  for (int32_t k = 0; k < nkeys; ++k)
-    if (!key_equal(keys[k], a, b)) return false;
-  return true;
+  return rows_equal(keys, a, keys, b, nkeys);
 }
 
 /// Whether the row at a sorted position is kept, given whether it equals its neighbours.

@@ -88,26 +88,6 @@ GPUDF_HD inline uint8_t null_flag(const ColumnView& c, int64_t row, bool nulls_l
   return nulls_last ? uint8_t(!valid) : uint8_t(valid);
 }
 
-/// True when rows a and b are equal in key column c (nulls equal each other; NaN equals NaN;
-/// -0.0 equals 0.0).
-GPUDF_HD inline bool key_equal(const ColumnView& c, int64_t a, int64_t b) {
-  bool va = c.is_valid(a), vb = c.is_valid(b);
-  if (!va || !vb) return va == vb;
-  switch (c.type) {
-    case TypeId::Utf8: return compare_strings<int32_t>(c, a, b) == 0;
-    case TypeId::LargeUtf8: return compare_strings<int64_t>(c, a, b) == 0;
-    case TypeId::Float32: return order_key<float>(c, a, false) == order_key<float>(c, b, false);
-    case TypeId::Float64: return order_key<double>(c, a, false) == order_key<double>(c, b, false);
-    default: break;
-  }
-  switch (value_width(c.type)) {
-    case 1: return c.values<uint8_t>()[a] == c.values<uint8_t>()[b];
-    case 2: return c.values<uint16_t>()[a] == c.values<uint16_t>()[b];
-    case 4: return c.values<uint32_t>()[a] == c.values<uint32_t>()[b];
-    default: return c.values<uint64_t>()[a] == c.values<uint64_t>()[b];
-  }
-}
-
 namespace detail {
 void validate_keys(const std::vector<SortKey>& keys);
 ColumnPtr sorted_order_cpu(const std::vector<SortKey>& keys);
