@@ -120,6 +120,22 @@ describe("readCSV: parsing", () => {
     expect(s.getColumn("v").toArray().slice(-3)).toEqual(["149", "2.5", "abc"]);
   });
 
+  it("large_utf8 by dtypes keeps 64-bit offsets; strings with nulls across many parse tasks, from a file", () => {
+    const rows = Array.from({ length: 20_011 }, (_, i) => (i % 7 === 0 ? "" : `v${i}é`));
+    const text = ["s,t", ...rows.map((r, i) => `${r},${i % 3 === 0 ? "" : "x".repeat(i % 5)}`)].join("\n");
+    const want = rows.map((r) => (r === "" ? null : r));
+    const big = readCSVSync(buf(text), { dtypes: { s: "large_utf8" } });
+    expect(big.dtypes).toEqual(["large_utf8", "utf8"]);
+    expect(big.getColumn("s").toArray()).toEqual(want);
+    const dir = mkdtempSync(join(tmpdir(), "gpudf-csv-"));
+    const path = join(dir, "strings.csv");
+    writeFileSync(path, text);
+    const fromFile = readCSVSync(path);
+    expect(fromFile.getColumn("s").toArray()).toEqual(want);
+    expect(fromFile.getColumn("t").toArray()).toEqual(rows.map((_, i) => (i % 3 === 0 ? null : "x".repeat(i % 5) || null)));
+    rmSync(dir, { recursive: true });
+  });
+
   it("int64 beyond 2^53 stays exact", () => {
     const df = readCSVSync(buf("a\n9007199254740993\n-9223372036854775808\n9223372036854775807\n"));
     expect(df.getColumn("a").toArray()).toEqual([9007199254740993n, -(2n ** 63n), 2n ** 63n - 1n]);
