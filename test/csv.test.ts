@@ -295,6 +295,35 @@ describe("differential: csv-parse as the reference", () => {
   }
 });
 
+describe("row splitting across parallel chunks (1 MiB and up)", () => {
+  it("a quoted field longer than a chunk, quote-free chunks, CRLF, empty lines, no final newline", () => {
+    const plain = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i},plain${i % 97},${(i * 0.5).toFixed(1)}`);
+    const longField = `"${"line of text, with a comma\n".repeat(100_000)}end"`; // ~2.8 MB, no quote inside
+    const text = [
+      "id,s,v",
+      ...plain(0, 30_000),
+      `30000,${longField},1.5`,
+      "",
+      ...plain(30_001, 30_000).map((l, i) => (i % 1000 === 0 ? `${l}\r` : l)),
+      '60001,"quoted ""twice"" here",2.5',
+      "60002,last,3.5",
+    ].join("\n");
+    const reference = parse(text, { columns: false, skip_empty_lines: true }) as string[][];
+    const df = readCSVSync(buf(text), { dtypes: { id: "int64", s: "utf8", v: "float64" } });
+    expect(df.height).toBe(reference.length - 1);
+    expect(df.height).toBe(60_003);
+    const ids = df.getColumn("id").toArray();
+    const strs = df.getColumn("s").toArray();
+    const vs = df.getColumn("v").toArray();
+    reference.slice(1).forEach((row, r) => {
+      if (ids[r] !== BigInt(row[0]!) || strs[r] !== row[1] || vs[r] !== Number(row[2])) {
+        expect([r, ids[r], strs[r], vs[r]]).toEqual([r, BigInt(row[0]!), row[1], Number(row[2])]);
+      }
+    });
+    expect((strs[30_000] as string).length).toBe("line of text, with a comma\n".length * 100_000 + 3);
+  });
+});
+
 describe("readCSV with Series and frames built from it", () => {
   it("a frame read from CSV behaves like any other (slice, withColumn, dispose)", () => {
     const df = readCSVSync(buf("a,b\n1,x\n2,y\n3,z\n"));

@@ -386,7 +386,11 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
             const Field& f = fs[size_t(c.source)];
             bool ok;
             if (is_string(c.type)) {
-              c.chunk_bytes[size_t(t)].append(f.text);
+              std::string& bytes = c.chunk_bytes[size_t(t)];
+              if (bytes.capacity() == 0) {  // at most the task's span: no regrowth copies
+                bytes.reserve(size_t(rows.end[size_t(first_data + r1 - 1)] - rows.begin[size_t(src_row)]));
+              }
+              bytes.append(f.text);
               put_length(c, r, int64_t(f.text.size()));
               ok = true;
             } else {
