@@ -45,19 +45,22 @@ const R = () =>
     b: ["float64", [0, 1, 2, 3, 4, 5]],
   });
 
+// L inner R in left, then right, row order.
+const INNER_ROWS = [
+  { k: 1n, a: "a0", b: 5 },
+  { k: 2n, a: "a1", b: 0 },
+  { k: 2n, a: "a1", b: 1 },
+  { k: 2n, a: "a2", b: 0 },
+  { k: 2n, a: "a2", b: 1 },
+  { k: 3n, a: "a3", b: 2 },
+];
+
 describe("join: every how on duplicates and nulls", () => {
   it("inner: all pairs, nulls never match; left_right order is exact", () => {
     const out = L().join(R(), { on: "k", maintainOrder: "left_right" });
     expect(out.columns).toEqual(["k", "a", "b"]);
     expect(out.dtypes).toEqual(["int64", "utf8", "float64"]);
-    expect(out.toRecords()).toEqual([
-      { k: 1n, a: "a0", b: 5 },
-      { k: 2n, a: "a1", b: 0 },
-      { k: 2n, a: "a1", b: 1 },
-      { k: 2n, a: "a2", b: 0 },
-      { k: 2n, a: "a2", b: 1 },
-      { k: 3n, a: "a3", b: 2 },
-    ]);
+    expect(out.toRecords()).toEqual(INNER_ROWS);
     const any = L().join(R(), { on: "k" });
     expect(sortedRows(any.toRecords())).toEqual(sortedRows(out.toRecords()));
   });
@@ -71,12 +74,7 @@ describe("join: every how on duplicates and nulls", () => {
   it("left: every left row in left order, nulls where nothing matches", () => {
     const out = L().join(R(), { on: "k", how: "left" });
     expect(out.toRecords()).toEqual([
-      { k: 1n, a: "a0", b: 5 },
-      { k: 2n, a: "a1", b: 0 },
-      { k: 2n, a: "a1", b: 1 },
-      { k: 2n, a: "a2", b: 0 },
-      { k: 2n, a: "a2", b: 1 },
-      { k: 3n, a: "a3", b: 2 },
+      ...INNER_ROWS,
       { k: null, a: "a4", b: null },
       { k: 5n, a: "a5", b: null },
     ]);

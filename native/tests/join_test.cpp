@@ -138,6 +138,7 @@ TEST(join, multi_key_random_sizes_across_the_partition_threshold) {
     auto l = random_int_keys(n, 7, 10, 11 + uint64_t(n));
     auto r = random_int_keys(n / 2 + 1, 7, 10, 99 + uint64_t(n));
     check_join(l, r, ("multi n=" + std::to_string(n)).c_str());
+    check_join(r, l, ("multi, larger right, n=" + std::to_string(n)).c_str());  // inner probes right
   }
 }
 

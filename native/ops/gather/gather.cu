@@ -61,13 +61,7 @@ ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n, bool
   auto* s = reinterpret_cast<int64_t*>(starts->data());
   string_lengths_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(src, idx, n, s);
   GPUDF_CUDA_TRY(cudaGetLastError());
-  size_t temp_bytes = 0;
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, s, s, n + 1, stream));
-  BufferPtr temp = Buffer::allocate(dev, std::max<size_t>(temp_bytes, 1));
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, s, s, n + 1, stream));
-  int64_t total = 0;
-  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, s + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  int64_t total = exclusive_scan_cuda(dev, s, n);
   ColumnPtr out = Column::allocate(dev, src.type, n, nullable, total);
   string_copy_kernel<O><<<grid_for(n + 1), kBlock, 0, stream>>>(
       src, idx, n, s, reinterpret_cast<O*>(out->offsets()->data()),
@@ -84,6 +78,18 @@ void launch_fixed(const ColumnView& src, IndexReader idx, int64_t n, uint8_t* ou
 }
 
 }  // namespace
+
+int64_t exclusive_scan_cuda(Device& dev, int64_t* data, int64_t n) {
+  cudaStream_t stream = cuda_current_stream();
+  size_t temp_bytes = 0;
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, data, data, n + 1, stream));
+  BufferPtr temp = Buffer::allocate(dev, std::max<size_t>(temp_bytes, 1));
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, data, data, n + 1, stream));
+  int64_t total = 0;
+  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, data + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return total;
+}
 
 IndexRange index_range_cuda(IndexReader idx, int64_t n) {
   cudaStream_t stream = cuda_current_stream();

@@ -104,6 +104,10 @@ ColumnPtr gather_cpu(const ColumnView& column, IndexReader idx, int64_t n, bool 
 #ifdef GPUDF_WITH_CUDA
 IndexRange index_range_cuda(IndexReader idx, int64_t n);
 ColumnPtr gather_cuda(const ColumnView& column, IndexReader idx, int64_t n, bool nullable);
+/// In-place exclusive prefix sum of data[0..n] (device memory, data[n] = 0 on entry) on the
+/// calling thread's stream; returns the total (the stream is synchronised). The string gather's
+/// offsets and the join's output positions.
+int64_t exclusive_scan_cuda(Device& device, int64_t* data, int64_t n);
 #endif
 
 /// Splits [0, n) into about `pool threads * 4` contiguous blocks of at least `grain` rows and runs

@@ -18,14 +18,8 @@
 namespace gpudf {
 namespace {
 
-bool on_cuda(const ColumnView& v) {
-#ifdef GPUDF_WITH_CUDA
-  return v.device->kind() == DeviceKind::Cuda;
-#else
-  (void)v;
-  return false;
-#endif
-}
+/// Keys on a CUDA device take the CUDA kernels (never true in CPU-only builds).
+bool on_cuda(const ColumnView& v) { return v.device->kind() == DeviceKind::Cuda; }
 
 /// `column` cast to `to` with the expression cast (the one cast machinery).
 ColumnPtr cast_column(const ColumnPtr& column, TypeId to) {

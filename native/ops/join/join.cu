@@ -1,10 +1,9 @@
 // CUDA hash join: one open-addressing region (join.hpp's layout) filled with atomicCAS, then a
 // count pass, an exclusive scan (CUB) and a fill pass over the probe rows, all through the
 // GPUDF_HD rules the CPU join runs. Full joins mark matched build rows and append the rest.
-#include <cub/device/device_scan.cuh>
-
 #include "core/buffer.hpp"
 #include "core/cuda/cuda_utils.cuh"
+#include "ops/gather/gather.hpp"
 #include "ops/join/join.hpp"
 
 namespace gpudf::detail {
@@ -93,18 +92,6 @@ __global__ void coalesce_kernel(const int64_t* l, const int64_t* r, int64_t n, i
   GPUDF_GRID_STRIDE(i, n) out[i] = coalesce_index(l[i], r[i], left_rows);
 }
 
-/// Exclusive scan of data[0..n] in place (data[n] = 0 on entry); returns the total.
-int64_t exclusive_scan(Device& dev, int64_t* data, int64_t n, cudaStream_t stream) {
-  size_t temp_bytes = 0;
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, data, data, n + 1, stream));
-  BufferPtr temp = Buffer::allocate(dev, std::max<size_t>(temp_bytes, 1));
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, data, data, n + 1, stream));
-  int64_t total = 0;
-  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, data + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
-  return total;
-}
-
 /// The key views in device memory (kernels index them).
 BufferPtr device_views(Device& dev, const std::vector<ColumnView>& keys, cudaStream_t stream) {
   BufferPtr b = Buffer::allocate(dev, keys.size() * sizeof(ColumnView));
@@ -163,7 +150,7 @@ ProbeResult hash_join_cuda(const std::vector<ColumnView>& build, const std::vect
       bk, pk, nk, np, !nulls_equal && has_nulls(probe), slots, nb > 0 ? size : 1, next, probe_kind,
       heads, counts, missing.get(), matched);
   GPUDF_CUDA_TRY(cudaGetLastError());
-  const int64_t probe_total = exclusive_scan(dev, counts, np, stream);
+  const int64_t probe_total = exclusive_scan_cuda(dev, counts, np);
 
   ProbeResult res;
   res.build_missing = (kind == JoinHow::Left || kind == JoinHow::Full) && missing.value(stream) != 0;
@@ -173,7 +160,7 @@ ProbeResult hash_join_cuda(const std::vector<ColumnView>& build, const std::vect
     flags = device_array<int64_t>(dev, flag_buf, nb + 1);
     unmatched_count_kernel<<<grid_for(nb), kBlock, 0, stream>>>(matched, nb, flags);
     GPUDF_CUDA_TRY(cudaGetLastError());
-    unmatched = exclusive_scan(dev, flags, nb, stream);
+    unmatched = exclusive_scan_cuda(dev, flags, nb);
   }
   res.probe_missing = unmatched > 0;
   const int64_t total = probe_total + unmatched;
