@@ -24,6 +24,7 @@ import { Expr, type LiteralValue } from "./expr.js";
 import { checkUniqueNames, type FrameParts, type FrameResult } from "./ops/frame.js";
 import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
+import { joinFrames, type JoinOptions } from "./ops/join.js";
 import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
@@ -364,6 +365,27 @@ export class DataFrame {
     if (handles.length === 0) return this.#derive([], []);
     const keys = subset === undefined ? handles : subset.map((n) => this.#columns[this.#index(n)] as ColumnHandle);
     return fromHandles([...this.#names], uniqueColumns(handles, keys, keep, maintainOrder));
+  }
+
+  /**
+   * Rows of this frame combined with rows of `other` whose keys are equal (a hash join).
+   * `how`: "inner" (default), "left", "right", "full", "semi", "anti", "cross". Keys: `on`, or
+   * `leftOn` + `rightOn`; key dtypes are promoted to a common one (int32 with int64 -> int64;
+   * utf8 with a number is a DtypeError). Null keys never match unless `nullsEqual`; NaN
+   * matches NaN. Right names clashing with left ones get `suffix` ("_right"). Keys appear
+   * once (except "full", which keeps `k` and `k_right` unless `coalesce: true`). Row order:
+   * see docs/semantics.md ("Joins"); `maintainOrder: "left"` keeps this frame's order.
+   *
+   * @example
+   * const trips = new DataFrame({ city: ["NYC", "SF", "LA"], fare: [12, 8, 30] });
+   * const cities = new DataFrame({ city: ["NYC", "SF"], state: ["NY", "CA"] });
+   * trips.join(cities, { on: "city", how: "left", maintainOrder: "left" }).toRecords();
+   * // [{ city: "NYC", fare: 12, state: "NY" }, { city: "SF", fare: 8, state: "CA" },
+   * //  { city: "LA", fare: 30, state: null }]
+   */
+  join(other: DataFrame, options?: JoinOptions): DataFrame {
+    if (!(other instanceof DataFrame)) throw new InvalidArgumentError("join expects a DataFrame");
+    return this.#apply(joinFrames(this.#parts(), other.#parts(), options));
   }
 
   /**

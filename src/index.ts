@@ -9,6 +9,7 @@
 export { DataFrame, fromArrow, concat, type ColumnInput } from "./dataframe.js";
 export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
+export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";

@@ -90,6 +90,8 @@ export default {
       q9: gb(['id2', 'id4'], () => [gpudf.pearsonCorr(col('v1'), col('v2')).pow(2).alias('r2')]),
       q10: gb(['id1', 'id2', 'id3', 'id4', 'id5', 'id6'], () => [col('v3').sum().alias('v3'), gpudf.len().alias('count')]),
     },
+    // The same questions as examples/db-benchmark/join.ts (tested against DuckDB); kept inline
+    // because the bench runs plain node on dist/, which does not include the TS examples.
     join: {
       q1: jn('small', 'id1'),
       q2: jn('medium', 'id2'),

@@ -116,6 +116,26 @@ export interface NativeAddon {
   sample(columns: ColumnHandle[], rows: number, n: number, withReplacement: boolean, seed: bigint): ColumnHandle[];
   /** The parts' rows, in order, as one column (same dtype). */
   concat(parts: ColumnHandle[]): ColumnHandle;
+
+  // join
+  /**
+   * Joins on the key pairs (promoted to a common dtype natively). how: 0 inner, 1 left, 2 right,
+   * 3 full, 4 semi, 5 anti, 6 cross (keys ignored); order: 0 none, 1 left, 2 right,
+   * 3 left_right, 4 right_left. Returns the coalesced keys (when asked; one per pair) and the
+   * given left and right columns gathered to the output rows (null where a side has no row).
+   */
+  join(
+    leftKeys: ColumnHandle[],
+    rightKeys: ColumnHandle[],
+    leftColumns: ColumnHandle[],
+    rightColumns: ColumnHandle[],
+    leftRows: number,
+    rightRows: number,
+    how: number,
+    nullsEqual: boolean,
+    order: number,
+    coalesceKeys: boolean,
+  ): { keys: ColumnHandle[]; left: ColumnHandle[]; right: ColumnHandle[] };
 }
 
 function findAddon(): string {

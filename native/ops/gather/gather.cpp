@@ -48,12 +48,12 @@ void gather_fixed(const ColumnView& src, IndexReader idx, int64_t n, uint8_t* ou
   const W* in = reinterpret_cast<const W*>(src.data) + src.offset;
   W* dst = reinterpret_cast<W*>(out);
   parallel_blocks(n, 1 << 15, [&](int64_t, int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i) dst[i] = in[idx(i)];
+    for (int64_t i = begin; i < end; ++i) dst[i] = gathered_value(in, idx(i));
   });
 }
 
 template <typename O>
-ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n) {
+ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n, bool nullable) {
   // Pass 1: bytes per block. Pass 2 (same blocks): offsets and bytes from the block's start.
   int64_t max_blocks = int64_t(cpu_pool().size()) * 4;
   std::vector<int64_t> block_bytes(static_cast<size_t>(max_blocks) + 1, 0);
@@ -64,7 +64,7 @@ ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n) {
   });
   for (int64_t b = 0; b < blocks; ++b) block_bytes[size_t(b) + 1] += block_bytes[size_t(b)];
   const int64_t total = block_bytes[size_t(blocks)];
-  ColumnPtr out = Column::allocate(cpu_device(), src.type, n, src.validity != nullptr, total);
+  ColumnPtr out = Column::allocate(cpu_device(), src.type, n, nullable, total);
   O* offs = reinterpret_cast<O*>(out->offsets()->data());
   uint8_t* chars = out->data() ? out->data()->data() : nullptr;
   const O* in_offs = src.string_offsets<O>();
@@ -84,14 +84,15 @@ ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n) {
 
 }  // namespace
 
-ColumnPtr gather_cpu(const ColumnView& src, IndexReader idx, int64_t n) {
+ColumnPtr gather_cpu(const ColumnView& src, IndexReader idx, int64_t n, bool nullable) {
   ColumnPtr out;
+  nullable = nullable || src.validity != nullptr;
   if (src.type == TypeId::Utf8) {
-    out = gather_strings<int32_t>(src, idx, n);
+    out = gather_strings<int32_t>(src, idx, n, nullable);
   } else if (src.type == TypeId::LargeUtf8) {
-    out = gather_strings<int64_t>(src, idx, n);
+    out = gather_strings<int64_t>(src, idx, n, nullable);
   } else {
-    out = Column::allocate(cpu_device(), src.type, n, src.validity != nullptr);
+    out = Column::allocate(cpu_device(), src.type, n, nullable);
     uint8_t* dst = out->data() ? out->data()->data() : nullptr;
     switch (value_width(src.type)) {
       case 1: gather_fixed<uint8_t>(src, idx, n, dst); break;
@@ -100,7 +101,7 @@ ColumnPtr gather_cpu(const ColumnView& src, IndexReader idx, int64_t n) {
       default: gather_fixed<uint64_t>(src, idx, n, dst); break;
     }
   }
-  if (src.validity) {
+  if (nullable) {
     uint8_t* bits = out->validity()->data();
     // Whole output bytes per chunk, so no two threads write the same byte.
     cpu_pool().parallel_for(bitmap_bytes(n), 1 << 13, [&](int64_t b0, int64_t b1) {
@@ -127,18 +128,25 @@ void check_indices(const ColumnView& indices, int64_t rows) {
                     std::to_string(r.max) + "] but there are " + std::to_string(rows) + " rows");
 }
 
-ColumnPtr gather_unchecked(const ColumnView& column, const ColumnView& indices) {
+ColumnPtr gather_unchecked(const ColumnView& column, const ColumnView& indices, bool nullable) {
   IndexReader idx{indices.data, indices.offset, indices.type};
 #ifdef GPUDF_WITH_CUDA
-  if (column.device->kind() == DeviceKind::Cuda) return gather_cuda(column, idx, indices.size);
+  if (column.device->kind() == DeviceKind::Cuda)
+    return gather_cuda(column, idx, indices.size, nullable);
 #endif
-  return gather_cpu(column, idx, indices.size);
+  return gather_cpu(column, idx, indices.size, nullable);
 }
 
 }  // namespace detail
 
 ColumnPtr gather(const ColumnView& column, const ColumnView& indices) {
   return gather(std::vector<ColumnView>{column}, indices, column.size).front();
+}
+
+ColumnPtr gather_or_null(const ColumnView& column, const ColumnView& indices, bool any_negative) {
+  GPUDF_EXPECTS(column.device == indices.device && is_index_type(indices.type), InvalidArgument,
+                "gather_or_null: integer indices on the column's device are required");
+  return detail::gather_unchecked(column, indices, any_negative);
 }
 
 std::vector<ColumnPtr> gather(const std::vector<ColumnView>& columns, const ColumnView& indices,

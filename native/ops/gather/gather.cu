@@ -26,7 +26,7 @@ __global__ void range_kernel(IndexReader idx, int64_t n, long long* lo, long lon
 
 template <typename W>
 __global__ void gather_fixed_kernel(const W* in, IndexReader idx, int64_t n, W* out) {
-  GPUDF_GRID_STRIDE(i, n) out[i] = in[idx(i)];
+  GPUDF_GRID_STRIDE(i, n) out[i] = gathered_value(in, idx(i));
 }
 
 __global__ void gather_validity_kernel(ColumnView src, IndexReader idx, int64_t n, uint8_t* bits) {
@@ -47,26 +47,22 @@ __global__ void string_copy_kernel(ColumnView src, IndexReader idx, int64_t n, c
     if (i == n) continue;
     int64_t row = idx(i);
     int64_t len = gathered_string_length<O>(src, row);
+    if (len == 0) continue;  // also "no row" (negative index): offsets[row] is not read
     const uint8_t* from = src.data + src.string_offsets<O>()[row];
     for (int64_t j = 0; j < len; ++j) chars[starts[i] + j] = from[j];
   }
 }
 
 template <typename O>
-ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n, cudaStream_t stream) {
+ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n, bool nullable,
+                         cudaStream_t stream) {
   Device& dev = *src.device;
   BufferPtr starts = Buffer::allocate(dev, size_t(n + 1) * sizeof(int64_t));
   auto* s = reinterpret_cast<int64_t*>(starts->data());
   string_lengths_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(src, idx, n, s);
   GPUDF_CUDA_TRY(cudaGetLastError());
-  size_t temp_bytes = 0;
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, s, s, n + 1, stream));
-  BufferPtr temp = Buffer::allocate(dev, std::max<size_t>(temp_bytes, 1));
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, s, s, n + 1, stream));
-  int64_t total = 0;
-  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, s + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
-  ColumnPtr out = Column::allocate(dev, src.type, n, src.validity != nullptr, total);
+  int64_t total = exclusive_scan_cuda(dev, s, n);
+  ColumnPtr out = Column::allocate(dev, src.type, n, nullable, total);
   string_copy_kernel<O><<<grid_for(n + 1), kBlock, 0, stream>>>(
       src, idx, n, s, reinterpret_cast<O*>(out->offsets()->data()),
       out->data() ? out->data()->data() : nullptr);
@@ -83,6 +79,18 @@ void launch_fixed(const ColumnView& src, IndexReader idx, int64_t n, uint8_t* ou
 
 }  // namespace
 
+int64_t exclusive_scan_cuda(Device& dev, int64_t* data, int64_t n) {
+  cudaStream_t stream = cuda_current_stream();
+  size_t temp_bytes = 0;
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, data, data, n + 1, stream));
+  BufferPtr temp = Buffer::allocate(dev, std::max<size_t>(temp_bytes, 1));
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, data, data, n + 1, stream));
+  int64_t total = 0;
+  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, data + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return total;
+}
+
 IndexRange index_range_cuda(IndexReader idx, int64_t n) {
   cudaStream_t stream = cuda_current_stream();
   DeviceScalar<long long> lo(stream), hi(stream);
@@ -94,16 +102,17 @@ IndexRange index_range_cuda(IndexReader idx, int64_t n) {
   return IndexRange{lo.value(stream), hi.value(stream)};
 }
 
-ColumnPtr gather_cuda(const ColumnView& src, IndexReader idx, int64_t n) {
+ColumnPtr gather_cuda(const ColumnView& src, IndexReader idx, int64_t n, bool nullable) {
   cudaStream_t stream = cuda_current_stream();
   ColumnPtr out;
-  if (n == 0 && !is_string(src.type)) return Column::allocate(*src.device, src.type, 0, src.validity != nullptr);
+  nullable = nullable || src.validity != nullptr;
+  if (n == 0 && !is_string(src.type)) return Column::allocate(*src.device, src.type, 0, nullable);
   if (src.type == TypeId::Utf8) {
-    out = gather_strings<int32_t>(src, idx, n, stream);
+    out = gather_strings<int32_t>(src, idx, n, nullable, stream);
   } else if (src.type == TypeId::LargeUtf8) {
-    out = gather_strings<int64_t>(src, idx, n, stream);
+    out = gather_strings<int64_t>(src, idx, n, nullable, stream);
   } else {
-    out = Column::allocate(*src.device, src.type, n, src.validity != nullptr);
+    out = Column::allocate(*src.device, src.type, n, nullable);
     uint8_t* dst = out->data()->data();
     switch (value_width(src.type)) {
       case 1: launch_fixed<uint8_t>(src, idx, n, dst, stream); break;
@@ -112,7 +121,7 @@ ColumnPtr gather_cuda(const ColumnView& src, IndexReader idx, int64_t n) {
       default: launch_fixed<uint64_t>(src, idx, n, dst, stream); break;
     }
   }
-  if (src.validity && n > 0) {
+  if (nullable && n > 0) {
     gather_validity_kernel<<<grid_for((n + 7) / 8), kBlock, 0, stream>>>(src, idx, n,
                                                                           out->validity()->data());
     GPUDF_CUDA_TRY(cudaGetLastError());

@@ -41,6 +41,11 @@ GPUDF_HD inline bool is_index_type(TypeId t) {
   return (t >= TypeId::Int8 && t <= TypeId::UInt64);
 }
 
+/// Whether gathered row `row` is valid: a negative index is "no row" (null; see gather_or_null).
+GPUDF_HD inline bool gathered_valid(const ColumnView& src, int64_t row) {
+  return row >= 0 && src.is_valid(row);
+}
+
 /// Output validity byte `byte` (rows 8*byte .. 8*byte+7, clipped to n) of gathering `src` at idx.
 GPUDF_HD inline uint8_t gather_validity_byte(const ColumnView& src, IndexReader idx, int64_t n,
                                              int64_t byte) {
@@ -48,14 +53,20 @@ GPUDF_HD inline uint8_t gather_validity_byte(const ColumnView& src, IndexReader 
   int64_t first = byte * 8;
   int64_t count = n - first < 8 ? n - first : 8;
   for (int64_t j = 0; j < count; ++j)
-    if (src.is_valid(idx(first + j))) out |= 1u << j;
+    if (gathered_valid(src, idx(first + j))) out |= 1u << j;
   return static_cast<uint8_t>(out);
+}
+
+/// Value of row `row` of a fixed-width column as raw width-W bits (zero for "no row").
+template <typename W>
+GPUDF_HD inline W gathered_value(const W* in, int64_t row) {
+  return row >= 0 ? in[row] : W{};
 }
 
 /// Byte length of row `row` of a string column (0 for a null row, whose bytes are not copied).
 template <typename O>
 GPUDF_HD inline int64_t gathered_string_length(const ColumnView& src, int64_t row) {
-  if (!src.is_valid(row)) return 0;
+  if (!gathered_valid(src, row)) return 0;
   const O* offs = src.string_offsets<O>();
   return static_cast<int64_t>(offs[row + 1]) - static_cast<int64_t>(offs[row]);
 }
@@ -68,24 +79,35 @@ ColumnPtr gather(const ColumnView& column, const ColumnView& indices);
 std::vector<ColumnPtr> gather(const std::vector<ColumnView>& columns, const ColumnView& indices,
                               int64_t rows);
 
+/// Like gather, but a negative index yields a null row (a join's "no matching row"); the result
+/// has a validity bitmap when the column has one or `any_negative` says an index is negative.
+/// The indices are not range-checked: callers pass maps they built (values in [-1, rows)).
+ColumnPtr gather_or_null(const ColumnView& column, const ColumnView& indices, bool any_negative);
+
 namespace detail {
 
 /// Throws InvalidArgument unless `indices` is a null-free integer column whose every value lies
 /// in [0, rows).
 void check_indices(const ColumnView& indices, int64_t rows);
 
-/// Gather without the bounds check (the caller knows the indices are in range).
-ColumnPtr gather_unchecked(const ColumnView& column, const ColumnView& indices);
+/// Gather without the bounds check (the caller knows the indices are in range). `nullable`:
+/// the output gets a validity bitmap even when the column has none (negative indices -> null).
+ColumnPtr gather_unchecked(const ColumnView& column, const ColumnView& indices,
+                           bool nullable = false);
 
 struct IndexRange {
   int64_t min = 0;
   int64_t max = -1;
 };
 IndexRange index_range_cpu(IndexReader idx, int64_t n);
-ColumnPtr gather_cpu(const ColumnView& column, IndexReader idx, int64_t n);
+ColumnPtr gather_cpu(const ColumnView& column, IndexReader idx, int64_t n, bool nullable);
 #ifdef GPUDF_WITH_CUDA
 IndexRange index_range_cuda(IndexReader idx, int64_t n);
-ColumnPtr gather_cuda(const ColumnView& column, IndexReader idx, int64_t n);
+ColumnPtr gather_cuda(const ColumnView& column, IndexReader idx, int64_t n, bool nullable);
+/// In-place exclusive prefix sum of data[0..n] (device memory, data[n] = 0 on entry) on the
+/// calling thread's stream; returns the total (the stream is synchronised). The string gather's
+/// offsets and the join's output positions.
+int64_t exclusive_scan_cuda(Device& device, int64_t* data, int64_t n);
 #endif
 
 /// Splits [0, n) into about `pool threads * 4` contiguous blocks of at least `grain` rows and runs
