@@ -116,6 +116,19 @@ export interface NativeAddon {
   sample(columns: ColumnHandle[], rows: number, n: number, withReplacement: boolean, seed: bigint): ColumnHandle[];
   /** The parts' rows, in order, as one column (same dtype). */
   concat(parts: ColumnHandle[]): ColumnHandle;
+
+  // groupBy
+  /**
+   * A group id per row (int32/int64; -1: dropped null key), the first row of each group (int64)
+   * and the number of groups. maintainOrder: ids by first appearance.
+   */
+  groupRows(keys: ColumnHandle[], dropNulls: boolean, maintainOrder: boolean): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
+  /** One row per group: the ReduceKind `kind` (src/ops/reduce.ts) over each group's values. */
+  groupAggregate(values: ColumnHandle, groups: ColumnHandle, count: number, kind: number, ddof: number, q: number): ColumnHandle;
+  /** Per-group Pearson correlation (cov: covariance, divisor pairs - ddof), float64. */
+  groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
+  /** int64 row indices: each group's first (fromEnd: last) n rows, groups ascending, rows ascending. */
+  groupHeadRows(groups: ColumnHandle, count: number, n: number, fromEnd: boolean): ColumnHandle;
 }
 
 function findAddon(): string {
