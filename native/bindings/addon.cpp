@@ -68,6 +68,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_expr(env, exports);
   init_sort(env, exports);
   init_gather(env, exports);
+  init_groupby(env, exports);
   return exports;
 }
 

@@ -117,17 +117,22 @@ export interface NativeAddon {
   /** The parts' rows, in order, as one column (same dtype). */
   concat(parts: ColumnHandle[]): ColumnHandle;
 
-  // groupBy
+  // groupBy (native/ops/groupby/groupby.hpp)
   /**
-   * A group id per row (int32/int64; -1: dropped null key), the first row of each group (int64)
-   * and the number of groups. maintainOrder: ids by first appearance.
+   * Group ids of the rows by `keys`: `groups` holds one int32 (int64 from 2^31 rows) per row in
+   * [0, count), or -1 for a row dropped for a null key when `dropNulls`; `firstRows` (int64) the
+   * first row of each group. maintainOrder: ids numbered by first appearance.
    */
-  groupRows(keys: ColumnHandle[], dropNulls: boolean, maintainOrder: boolean): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
-  /** One row per group: the ReduceKind `kind` (src/ops/reduce.ts) over each group's values. */
+  groupRows(
+    keys: ColumnHandle[],
+    dropNulls: boolean,
+    maintainOrder: boolean,
+  ): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
+  /** One row per group: ReduceKind `kind` (REDUCE_KINDS incl. product 17, len 18) of `values`. */
   groupAggregate(values: ColumnHandle, groups: ColumnHandle, count: number, kind: number, ddof: number, q: number): ColumnHandle;
-  /** Per-group Pearson correlation (cov: covariance, divisor pairs - ddof), float64. */
+  /** float64 per group: corr (cov false) or cov with divisor n - ddof over pairs both non-null. */
   groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
-  /** int64 row indices: each group's first (fromEnd: last) n rows, groups ascending, rows ascending. */
+  /** int64 rows: each group's (ascending id) first n (fromEnd: last n) rows, ascending. */
   groupHeadRows(groups: ColumnHandle, count: number, n: number, fromEnd: boolean): ColumnHandle;
 }
 

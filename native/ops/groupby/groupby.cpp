@@ -1,0 +1,304 @@
+// group_rows / group_aggregate / group_corr / group_head_rows: argument checks and the backend
+// choice; and the CPU aggregation backend (per-block partials when groups are few, per-group
+// segments from a counting sort when many, sorted_order for the order statistics).
+#include "ops/groupby/groupby.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "ops/gather/gather.hpp"
+#include "ops/nulls/null_count.hpp"
+#include "ops/groupby/groupby_compose.hpp"
+#include "ops/groupby/groupby_internal.hpp"
+#include "ops/sort/sort.hpp"
+
+namespace gpudf {
+namespace detail {
+namespace {
+
+using namespace groupby_detail;
+
+/// Groups up to this many fold into per-block partial arrays; more use segments.
+constexpr int64_t kFewGroups = 4096;
+
+/// Rows ordered by group (ascending rows within a group): group g's rows are
+/// rows[offsets[g] .. offsets[g + 1]). Rows with id -1 are left out.
+struct Segments {
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> rows;
+};
+
+/// A parallel counting sort: rows are first split stably into ranges of group ids (one pass,
+/// per-block histograms), then each range is counting-sorted on its own (cache-sized).
+Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
+  Segments s;
+  s.offsets.assign(size_t(count + 1), 0);
+  const int64_t ranges = std::clamp<int64_t>(count / 4096, 1, 1024);
+  const int64_t span = (count + ranges - 1) / std::max<int64_t>(ranges, 1);
+  const int64_t blocks = num_blocks(n);
+  std::vector<int64_t> pos(size_t(blocks * ranges), 0);
+  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      int64_t* hist = pos.data() + b * ranges;
+      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+        const int64_t g = ids(i);
+        if (g >= 0) ++hist[g / span];
+      }
+    }
+  });
+  std::vector<int64_t> range_begin(size_t(ranges + 1), 0);
+  int64_t total = 0;
+  for (int64_t r = 0; r < ranges; ++r) {
+    range_begin[size_t(r)] = total;
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t c = pos[size_t(b * ranges + r)];
+      pos[size_t(b * ranges + r)] = total;
+      total += c;
+    }
+  }
+  range_begin[size_t(ranges)] = total;
+  std::vector<int64_t> by_range(static_cast<size_t>(total));
+  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      int64_t* at = pos.data() + b * ranges;
+      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+        const int64_t g = ids(i);
+        if (g >= 0) by_range[size_t(at[g / span]++)] = i;
+      }
+    }
+  });
+  s.rows.resize(size_t(total));
+  cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t g0 = r * span, g1 = std::min(count, (r + 1) * span);
+      const int64_t b = range_begin[size_t(r)], e = range_begin[size_t(r + 1)];
+      int64_t* off = s.offsets.data();
+      for (int64_t k = b; k < e; ++k) ++off[ids(by_range[size_t(k)]) + 1];
+      off[g0] = b;
+      for (int64_t g = g0; g < g1; ++g) off[g + 1] += off[g];
+      std::vector<int64_t> at(off + g0, off + g1);
+      for (int64_t k = b; k < e; ++k) {
+        const int64_t i = by_range[size_t(k)];
+        s.rows[size_t(at[size_t(ids(i) - g0)]++)] = i;
+      }
+    }
+  });
+  return s;
+}
+
+/// The CPU backend of groupby_compose.hpp.
+struct CpuBackend {
+  ColumnView id_view;
+  IndexReader ids;
+  int64_t n;
+  int64_t count;
+  mutable std::shared_ptr<Segments> segments;
+
+  const Segments& segs() const {
+    if (!segments) segments = std::make_shared<Segments>(build_segments(ids, n, count));
+    return *segments;
+  }
+
+  template <typename GF>
+  std::vector<typename GF::Acc> fold(const GF& f) const {
+    using Acc = typename GF::Acc;
+    std::vector<Acc> out(size_t(count), f.identity());
+    if (count == 0) return out;
+    if (count <= kFewGroups) {
+      // Per-block partials, combined in block order: the result does not depend on timing.
+      const int64_t blocks = num_blocks(n);
+      std::vector<Acc> partial(size_t(blocks * count), f.identity());
+      cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) {
+          Acc* acc = partial.data() + b * count;
+          for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+            const int64_t g = ids(i);
+            if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
+          }
+        }
+      });
+      cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {
+        for (int64_t g = g0; g < g1; ++g)
+          for (int64_t b = 0; b < blocks; ++b) out[size_t(g)] = f.combine(out[size_t(g)], partial[size_t(b * count + g)]);
+      });
+      return out;
+    }
+    const Segments& s = segs();
+    cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
+      for (int64_t g = g0; g < g1; ++g) {
+        Acc acc = f.identity();
+        for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)
+          acc = f.combine(acc, f.load(s.rows[size_t(k)], g));
+        out[size_t(g)] = acc;
+      }
+    });
+    return out;
+  }
+
+  template <typename GF, typename... A>
+  std::vector<typename GF::Acc> fold_with(const GF& f, const std::vector<A>&... per_group) const {
+    return fold(f.bound(per_group.data()...));
+  }
+
+  std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
+
+  template <typename Op>
+  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>& rv) const {
+    std::vector<typename Op::Out> out(static_cast<size_t>(count));
+    ColumnPtr perm = sorted_order({SortKey{id_view, false, true}, SortKey{v, false, true}});
+    const int64_t* p = reinterpret_cast<const int64_t*>(perm->data()->data()) + perm->offset();
+    // Dropped rows (id -1) sort first; then each group's rows, its valid values first.
+    int64_t grouped = 0;
+    for (const RowsValid& r : rv) grouped += r.rows;
+    std::vector<int64_t> begin(static_cast<size_t>(count));
+    std::exclusive_scan(rv.begin(), rv.end(), begin.begin(), n - grouped,
+                        [](int64_t acc, const RowsValid& r) { return acc + r.rows; });
+    cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
+      for (int64_t g = g0; g < g1; ++g) out[size_t(g)] = op.apply(p, begin[size_t(g)], rv[size_t(g)].valid);
+    });
+    return out;
+  }
+};
+
+CpuBackend cpu_backend(const ColumnView& ids, int64_t count) {
+  return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr};
+}
+
+[[maybe_unused]] bool on_cuda(const ColumnView& v) {
+#ifdef GPUDF_WITH_CUDA
+  return v.device->kind() == DeviceKind::Cuda;
+#else
+  (void)v;
+  return false;
+#endif
+}
+
+void check_values(const ColumnView& v, const ColumnView& ids, const char* what) {
+  GPUDF_EXPECTS(v.size == ids.size, InvalidArgument,
+                std::string(what) + " has " + std::to_string(v.size) + " rows, the group ids " +
+                    std::to_string(ids.size));
+  GPUDF_EXPECTS(v.device == ids.device, InvalidArgument, std::string(what) + " and the group ids are on different devices");
+}
+
+}  // namespace
+
+void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count) {
+  GPUDF_EXPECTS(ids.type == TypeId::Int32 || ids.type == TypeId::Int64, InvalidArgument,
+                "group ids must be int32 or int64, got " + std::string(type_name(ids.type)));
+  GPUDF_EXPECTS(ids.validity == nullptr || count_nulls(ids) == 0, InvalidArgument, "group ids must not be null");
+  GPUDF_EXPECTS(ids.size == rows, InvalidArgument, "group ids have the wrong length");
+  GPUDF_EXPECTS(count >= 0 && count <= std::max<int64_t>(rows, 0), InvalidArgument,
+                "group count must be in [0, rows], got " + std::to_string(count));
+}
+
+ColumnPtr group_aggregate_cpu(const ColumnView& values, const ColumnView& ids, int64_t count,
+                              ReduceKind kind, const ReduceOptions& options) {
+  return aggregate(cpu_backend(ids, count), values, count, kind, options);
+}
+
+ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
+                         bool cov, int64_t ddof) {
+  return corr(cpu_backend(ids, count), a, b, cov, ddof);
+}
+
+ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
+  const CpuBackend be = cpu_backend(ids, count);
+  const Segments& s = be.segs();
+  std::vector<int64_t> at(size_t(count + 1), 0);
+  for (int64_t g = 0; g < count; ++g)
+    at[size_t(g + 1)] = at[size_t(g)] + std::min(n, s.offsets[size_t(g + 1)] - s.offsets[size_t(g)]);
+  ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(count)], false);
+  int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
+  cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
+    for (int64_t g = g0; g < g1; ++g) {
+      const int64_t take = at[size_t(g + 1)] - at[size_t(g)];
+      const int64_t first = from_end ? s.offsets[size_t(g + 1)] - take : s.offsets[size_t(g)];
+      std::copy_n(s.rows.begin() + first, take, dst + at[size_t(g)]);
+    }
+  });
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+void check_keys(const std::vector<ColumnView>& keys) {
+  GPUDF_EXPECTS(!keys.empty(), InvalidArgument, "groupBy needs at least one key column");
+  for (const ColumnView& k : keys) {
+    GPUDF_EXPECTS(k.size == keys[0].size, InvalidArgument, "group keys have different lengths");
+    GPUDF_EXPECTS(k.device == keys[0].device, InvalidArgument, "group keys are on different devices");
+  }
+}
+}  // namespace
+
+GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
+  check_keys(keys);
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(keys[0])) return detail::group_rows_cuda(keys, drop_nulls, maintain_order);
+#endif
+  return detail::group_rows_cpu(keys, drop_nulls, maintain_order);
+}
+
+ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
+                          const ReduceOptions& options) {
+  GPUDF_EXPECTS(int32_t(kind) >= 0 && int32_t(kind) < kNumReduceKinds, InvalidArgument,
+                "unknown reduction " + std::to_string(int32_t(kind)));
+  detail::check_group_ids(ids, ids.size, count);
+  detail::check_values(values, ids, "the values column");
+  reduce_result_type(values.type, kind);  // ERR_DTYPE before any work
+  if (kind == ReduceKind::Quantile)
+    GPUDF_EXPECTS(options.q >= 0.0 && options.q <= 1.0, InvalidArgument,
+                  "quantile must be in [0, 1], got " + std::to_string(options.q));
+  if (kind == ReduceKind::Std || kind == ReduceKind::Var)
+    GPUDF_EXPECTS(options.ddof >= 0, InvalidArgument, "ddof must be >= 0");
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
+#endif
+  return detail::group_aggregate_cpu(values, ids, count, kind, options);
+}
+
+ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count, bool cov,
+                     int64_t ddof) {
+  detail::check_group_ids(ids, ids.size, count);
+  detail::check_values(a, ids, "the first column");
+  detail::check_values(b, ids, "the second column");
+  GPUDF_EXPECTS(ddof >= 0, InvalidArgument, "ddof must be >= 0");
+  for (const ColumnView* c : {&a, &b}) {
+    const TypeId t = c->type;
+    GPUDF_EXPECTS(t >= TypeId::Int8 && t <= TypeId::Float64, Dtype,
+                  std::string(cov ? "cov" : "corr") + " does not accept a " + std::string(type_name(t)) + " column");
+  }
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(a)) return detail::group_corr_cuda(a, b, ids, count, cov, ddof);
+#endif
+  return detail::group_corr_cpu(a, b, ids, count, cov, ddof);
+}
+
+ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
+  detail::check_group_ids(ids, ids.size, count);
+  GPUDF_EXPECTS(n >= 0, InvalidArgument, "n must be >= 0, got " + std::to_string(n));
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(ids)) return detail::group_head_rows_cuda(ids, count, n, from_end);
+#endif
+  return detail::group_head_rows_cpu(ids, count, n, from_end);
+}
+
+ColumnPtr group_sizes(const ColumnView& ids, int64_t count) {
+  return group_aggregate(ids, ids, count, ReduceKind::Len);
+}
+
+ColumnPtr group_last_rows(const ColumnView& ids, int64_t count) {
+  detail::check_group_ids(ids, ids.size, count);
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(ids)) return detail::group_last_rows_cuda(ids, count);
+#endif
+  const std::vector<int64_t> rows = detail::cpu_backend(ids, count).fold(groupby_detail::EdgeRow{true});
+  return groupby_detail::result_column(cpu_device(), TypeId::Int64, rows, {});
+}
+
+}  // namespace gpudf
