@@ -38,7 +38,7 @@ async function readArrow(path) {
 }
 
 const loadFrame = async (path) => gpudf.fromArrow(await readArrow(path));
-const gb = (keys, ...aggs) => ({ x }) => { need(x, 'groupBy'); need(null, 'col'); return x.groupBy(keys).agg(...aggs()); };
+const gb = (keys, aggs) => ({ x }) => { need(x, 'groupBy'); need(null, 'col'); return x.groupBy(keys).agg(...aggs()); };
 const jn = (right, on, how = 'inner') => (ctx) => { need(ctx.x, 'join'); return ctx.x.join(ctx[right], { on, how }); };
 
 export default {
