@@ -286,6 +286,9 @@ describe("groupBy().agg expressions", () => {
       { k: "a", v: 4 }, { k: "a", v: 7 }, { k: "b", v: 2 }, { k: "b", v: 5 }, { k: "c", v: 6 },
     ]);
     expect(f.groupBy("k").head(0).shape).toEqual([0, 2]);
+    const n = new DataFrame({ k: [null, 1, null, 1, 2], v: ["a", "b", "c", "d", "e"] });
+    expect(n.groupBy("k", { sort: true }).head(1).toRecords()).toEqual([{ k: 1, v: "b" }, { k: 2, v: "e" }, { k: null, v: "a" }]);
+    expect(n.groupBy("k", { sort: true, dropNulls: true }).tail(1).toRecords()).toEqual([{ k: 1, v: "d" }, { k: 2, v: "e" }]);
     expect(f.groupBy("k").head(100).height).toBe(7);
   });
 

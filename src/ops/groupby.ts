@@ -8,11 +8,11 @@ import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
 import { col, Expr, len, outputName, serializeExpr, type ExprNode, type LiteralValue } from "../expr.js";
+import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroups, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
-import { rowCount } from "../handles.js";
 
 /** A grouping key: a column name or an expression (named by its output name). */
 export type GroupKey = string | Expr;
@@ -64,7 +64,7 @@ export function groupByArgs(args: readonly unknown[]): { keys: GroupKey[]; optio
   return { keys: keys as GroupKey[], options: { maintainOrder: flag("maintainOrder"), sort: flag("sort"), dropNulls: flag("dropNulls") } };
 }
 
-/** Disposes every handle, ignoring those already gone. */
+/** Disposes every handle (dispose is idempotent). */
 function disposeAll(handles: Iterable<ColumnHandle>): void {
   for (const h of handles) h.dispose();
 }
