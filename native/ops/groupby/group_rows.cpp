@@ -196,7 +196,7 @@ struct Grouper {
         reps[size_t(p)] = std::move(t.reps);
       }
     });
-    std::vector<int64_t> base(size_t(parts), 0);
+    std::vector<int64_t> base(static_cast<size_t>(parts), 0);
     int64_t count = 0;
     for (int64_t p = 0; p < parts; ++p) {
       base[size_t(p)] = count;
@@ -216,7 +216,7 @@ struct Grouper {
   /// counting those per block gives each group's new id.
   void renumber_by_first_row() {
     const int64_t blocks = num_blocks(n);
-    std::vector<int64_t> firsts(size_t(blocks), 0);
+    std::vector<int64_t> firsts(static_cast<size_t>(blocks), 0);
     auto scan = [&](bool assign, std::vector<int64_t>& perm) {
       cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
         for (int64_t b = b0; b < b1; ++b) {

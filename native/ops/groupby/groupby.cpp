@@ -23,8 +23,13 @@ namespace {
 
 using namespace groupby_detail;
 
-/// Groups up to this many fold into per-block partial arrays; more use segments.
-constexpr int64_t kFewGroups = 4096;
+/// Number of fixed row chunks whose partial accumulators a fold combines, 0 for the segment
+/// path. Partials pay while groups average >= 8 rows; the chunk count depends only on the row
+/// and group counts (not on threads), so float sums are the same on every machine.
+int64_t partial_chunks(int64_t n, int64_t count) {
+  if (count == 0 || n / count < 8) return 0;
+  return std::clamp<int64_t>(n / (count * 4), 1, num_blocks(n));
+}
 
 /// Rows ordered by group (ascending rows within a group): group g's rows are
 /// rows[offsets[g] .. offsets[g + 1]). Rows with id -1 are left out.
@@ -77,17 +82,23 @@ Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
     for (int64_t r = r0; r < r1; ++r) {
       const int64_t g0 = r * span, g1 = std::min(count, (r + 1) * span);
       const int64_t b = range_begin[size_t(r)], e = range_begin[size_t(r + 1)];
-      int64_t* off = s.offsets.data();
-      for (int64_t k = b; k < e; ++k) ++off[ids(by_range[size_t(k)]) + 1];
-      off[g0] = b;
-      for (int64_t g = g0; g < g1; ++g) off[g + 1] += off[g];
-      std::vector<int64_t> at(off + g0, off + g1);
+      // Counts of this range's groups, then their starts; each range writes only its own
+      // offsets (offsets[count] is the total, set below).
+      std::vector<int64_t> at(static_cast<size_t>(g1 - g0), 0);
+      for (int64_t k = b; k < e; ++k) ++at[size_t(ids(by_range[size_t(k)]) - g0)];
+      int64_t start = b;
+      for (int64_t g = g0; g < g1; ++g) {
+        const int64_t c = at[size_t(g - g0)];
+        s.offsets[size_t(g)] = at[size_t(g - g0)] = start;
+        start += c;
+      }
       for (int64_t k = b; k < e; ++k) {
         const int64_t i = by_range[size_t(k)];
         s.rows[size_t(at[size_t(ids(i) - g0)]++)] = i;
       }
     }
   });
+  s.offsets[size_t(count)] = total;
   return s;
 }
 
@@ -107,16 +118,15 @@ struct CpuBackend {
   template <typename GF>
   std::vector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
-    std::vector<Acc> out(size_t(count), f.identity());
+    std::vector<Acc> out(static_cast<size_t>(count), f.identity());
     if (count == 0) return out;
-    if (count <= kFewGroups) {
-      // Per-block partials, combined in block order: the result does not depend on timing.
-      const int64_t blocks = num_blocks(n);
-      std::vector<Acc> partial(size_t(blocks * count), f.identity());
-      cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-        for (int64_t b = b0; b < b1; ++b) {
-          Acc* acc = partial.data() + b * count;
-          for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+    if (const int64_t chunks = partial_chunks(n, count)) {
+      // Per-chunk partials, combined in chunk order: the result does not depend on timing.
+      std::vector<Acc> partial(size_t(chunks * count), f.identity());
+      cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+        for (int64_t c = c0; c < c1; ++c) {
+          Acc* acc = partial.data() + c * count;
+          for (int64_t i = c * n / chunks, e = (c + 1) * n / chunks; i < e; ++i) {
             const int64_t g = ids(i);
             if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
           }
@@ -124,7 +134,7 @@ struct CpuBackend {
       });
       cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {
         for (int64_t g = g0; g < g1; ++g)
-          for (int64_t b = 0; b < blocks; ++b) out[size_t(g)] = f.combine(out[size_t(g)], partial[size_t(b * count + g)]);
+          for (int64_t c = 0; c < chunks; ++c) out[size_t(g)] = f.combine(out[size_t(g)], partial[size_t(c * count + g)]);
       });
       return out;
     }
@@ -147,19 +157,33 @@ struct CpuBackend {
 
   std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
 
+  /// Each group's valid rows put in value order (for a quantile only its two ranks), then
+  /// op.apply: a sort per group over the segments, not one sort of every row.
   template <typename Op>
-  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>& rv) const {
+  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>&) const {
     std::vector<typename Op::Out> out(static_cast<size_t>(count));
-    ColumnPtr perm = sorted_order({SortKey{id_view, false, true}, SortKey{v, false, true}});
-    const int64_t* p = reinterpret_cast<const int64_t*>(perm->data()->data()) + perm->offset();
-    // Dropped rows (id -1) sort first; then each group's rows, its valid values first.
-    int64_t grouped = 0;
-    for (const RowsValid& r : rv) grouped += r.rows;
-    std::vector<int64_t> begin(static_cast<size_t>(count));
-    std::exclusive_scan(rv.begin(), rv.end(), begin.begin(), n - grouped,
-                        [](int64_t acc, const RowsValid& r) { return acc + r.rows; });
-    cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
-      for (int64_t g = g0; g < g1; ++g) out[size_t(g)] = op.apply(p, begin[size_t(g)], rv[size_t(g)].valid);
+    const Segments& s = segs();
+    auto less = [&](int64_t a, int64_t b) { return op.less(a, b); };
+    cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {
+      std::vector<int64_t> rows;
+      for (int64_t g = g0; g < g1; ++g) {
+        rows.clear();
+        for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)
+          if (v.is_valid(s.rows[size_t(k)])) rows.push_back(s.rows[size_t(k)]);
+        const auto valid = int64_t(rows.size());
+        if constexpr (Op::kRanksOnly) {
+          if (valid > 0) {
+            double idx;
+            int64_t lo, hi;
+            op.ranks(valid, &idx, &lo, &hi);
+            std::nth_element(rows.begin(), rows.begin() + lo, rows.end(), less);
+            if (hi > lo) std::iter_swap(rows.begin() + hi, std::min_element(rows.begin() + hi, rows.end(), less));
+          }
+        } else {
+          std::sort(rows.begin(), rows.end(), less);
+        }
+        out[size_t(g)] = op.apply(rows.data(), 0, valid);
+      }
     });
     return out;
   }
@@ -209,9 +233,7 @@ ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnV
 ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
   const CpuBackend be = cpu_backend(ids, count);
   const Segments& s = be.segs();
-  std::vector<int64_t> at(size_t(count + 1), 0);
-  for (int64_t g = 0; g < count; ++g)
-    at[size_t(g + 1)] = at[size_t(g)] + std::min(n, s.offsets[size_t(g + 1)] - s.offsets[size_t(g)]);
+  const std::vector<int64_t> at = head_offsets(s.offsets, n);
   ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(count)], false);
   int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
   cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {

@@ -6,6 +6,7 @@
 // and copied to the values' device once.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -35,6 +36,28 @@ ColumnPtr result_column(Device& device, TypeId type, const std::vector<T>& value
     for (int64_t i = 0; i < n; ++i)
       if (valid[size_t(i)]) set_bit(host->validity()->data(), i);
   return copy_to_device(host, device);
+}
+
+/// Where each group's rows start in the permutation sorted by (id, value): dropped rows (id -1)
+/// come first, then the groups in id order.
+inline std::vector<int64_t> sorted_group_begins(const std::vector<RowsValid>& rv, int64_t rows) {
+  int64_t grouped = 0;
+  for (const RowsValid& r : rv) grouped += r.rows;
+  std::vector<int64_t> begin(rv.size());
+  int64_t at = rows - grouped;
+  for (size_t g = 0; g < rv.size(); ++g) {
+    begin[g] = at;
+    at += rv[g].rows;
+  }
+  return begin;
+}
+
+/// head/tail: where each group's first min(n, size) rows go in the output (count + 1 entries),
+/// from the groups' segment offsets.
+inline std::vector<int64_t> head_offsets(const std::vector<int64_t>& offsets, int64_t n) {
+  std::vector<int64_t> at(offsets.size(), 0);
+  for (size_t g = 0; g + 1 < offsets.size(); ++g) at[g + 1] = at[g] + std::min(n, offsets[g + 1] - offsets[g]);
+  return at;
 }
 
 template <typename Backend>

@@ -136,19 +136,37 @@ struct CoMomentsFold {
 // ---- Sorted groups: `perm` orders the rows by (group id, value) with nulls last, so a group's
 // valid values are perm[begin .. begin + valid) in ascending order.
 
-/// quantile(q) of a group's sorted valid values (valid > 0), as reduce's quantile.
+/// Row order of a group's valid values, by their order keys (strings byte-wise).
+template <typename S>
+GPUDF_HD inline bool value_less(const ColumnView& v, int64_t a, int64_t b) {
+  if constexpr (std::is_arithmetic_v<S>) {
+    return reduce_detail::order_key(v.values<S>()[a]) < reduce_detail::order_key(v.values<S>()[b]);
+  } else {
+    return reduce_detail::StringRows<typename S::offset_type>{v}.compare(a, b) < 0;
+  }
+}
+
+/// quantile(q) of a group's sorted valid values, as reduce's quantile. Only the ranks lo and
+/// hi = lo or lo + 1 are read, so a backend may place just those (kRanksOnly).
 template <typename S>
 struct SortedQuantile {
   ColumnView v;
   double q;
   using Out = double;
+  static constexpr bool kRanksOnly = true;
+  GPUDF_HD bool less(int64_t a, int64_t b) const { return value_less<S>(v, a, b); }
+  GPUDF_HD void ranks(int64_t valid, double* idx, int64_t* lo, int64_t* hi) const {
+    *idx = q * double(valid - 1);
+    *lo = static_cast<int64_t>(floor(*idx));
+    *hi = static_cast<int64_t>(ceil(*idx));
+  }
   GPUDF_HD Out apply(const int64_t* perm, int64_t begin, int64_t valid) const {
     using reduce_detail::from_order_key;
     using reduce_detail::order_key;
     if (valid <= 0) return 0.0;
-    double idx = q * double(valid - 1);
-    auto lo = static_cast<int64_t>(floor(idx));
-    auto hi = static_cast<int64_t>(ceil(idx));
+    double idx;
+    int64_t lo, hi;
+    ranks(valid, &idx, &lo, &hi);
     uint64_t ka = order_key(v.values<S>()[perm[begin + lo]]);
     uint64_t kb = order_key(v.values<S>()[perm[begin + hi]]);
     double a = static_cast<double>(from_order_key<S>(ka));
@@ -162,6 +180,8 @@ template <typename S>
 struct SortedDistinct {
   ColumnView v;
   using Out = int64_t;
+  static constexpr bool kRanksOnly = false;
+  GPUDF_HD bool less(int64_t a, int64_t b) const { return value_less<S>(v, a, b); }
   GPUDF_HD bool same(int64_t a, int64_t b) const {
     if constexpr (std::is_arithmetic_v<S>) {
       return reduce_detail::order_key(v.values<S>()[a]) == reduce_detail::order_key(v.values<S>()[b]);
