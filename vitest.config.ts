@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  // Examples import the public package name; tests resolve it to the sources.
+  // The examples import "gpudf": resolve it to the sources (tsconfig's paths say the same).
   resolve: { alias: { gpudf: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
   test: {
     include: ["test/**/*.test.ts"],

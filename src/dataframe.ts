@@ -26,6 +26,7 @@ import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/con
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
 import { joinFrames, type JoinOptions } from "./ops/join.js";
 import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
+import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -411,6 +412,24 @@ export class DataFrame {
    */
   sample(n: number, options?: SampleOptions): DataFrame {
     return fromHandles([...this.#names], sampleColumns(this.#live(), this.#height, n, options));
+  }
+
+  /**
+   * Groups rows by keys (names or expressions; an array, or several arguments) for `agg`,
+   * the shortcuts (`sum`, `mean`, …, `len`) and `head`/`tail`. Null keys form a group unless
+   * `dropNulls`; the group order is unspecified unless `maintainOrder` or `sort`.
+   *
+   * @example
+   * df.groupBy("city").agg(col("fare").sum());
+   * df.groupBy(["id1", "id2"], { sort: true }).len();
+   * df.groupBy("a", col("b").mod(2).alias("parity")).mean();
+   */
+  groupBy(keys: GroupKey | readonly GroupKey[], options?: GroupByOptions): GroupBy;
+  groupBy(...keys: (GroupKey | readonly GroupKey[])[]): GroupBy;
+  groupBy(...keysThenOptions: [...(GroupKey | readonly GroupKey[])[], GroupByOptions]): GroupBy;
+  groupBy(...args: unknown[]): GroupBy {
+    this.#live();
+    return new GroupBy(() => this.#parts(), (r) => this.#apply(r), args);
   }
 
   /**

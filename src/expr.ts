@@ -25,10 +25,14 @@ export interface ExprNode {
   readonly agg?: { readonly kind: AggKind; readonly ddof: number; readonly q: number };
 }
 
-/** The reductions usable as expressions (the Series reductions). */
+/**
+ * The reductions usable as expressions: the Series reductions, `product`, and the top-level
+ * `len()` (no input: the rows), `corr(a, b)` and `cov(a, b)` (two inputs).
+ */
 export type AggKind =
   | "sum" | "mean" | "min" | "max" | "count" | "nullCount" | "nUnique" | "std" | "var"
-  | "median" | "quantile" | "any" | "all" | "first" | "last" | "argMin" | "argMax";
+  | "median" | "quantile" | "any" | "all" | "first" | "last" | "argMin" | "argMax"
+  | "product" | "len" | "corr" | "cov";
 
 /** @internal The flat form handed to the native layer: args index earlier entries. */
 export interface SerializedNode {
@@ -281,6 +285,11 @@ export class Expr {
   argMin(): Expr { return this.#agg("argMin"); }
   /** Row index of the first largest value (int64). @example col("fare").argMax() */
   argMax(): Expr { return this.#agg("argMax"); }
+  /**
+   * Product of the non-null values (1 when none); dtypes as `sum`.
+   * @example df.groupBy("k").agg(col("factor").product())
+   */
+  product(): Expr { return this.#agg("product"); }
 
   /** String functions. @example col("name").str.len() */
   get str(): ExprString {
@@ -363,10 +372,64 @@ export function when(cond: ExprInput): When {
   return new When([toExpr(cond).node]);
 }
 
+/** A column name as an expression; anything else as `toExpr` takes it. */
+function columnOrExpr(v: Expr | string, what: string): Expr {
+  if (typeof v === "string") return col(v);
+  if (v instanceof Expr) return v;
+  throw new InvalidArgumentError(`${what} expects column names or expressions`);
+}
+
+function pairAggregation(kind: "corr" | "cov", a: Expr | string, b: Expr | string, ddof: number): Expr {
+  if (!Number.isInteger(ddof) || ddof < 0) {
+    throw new InvalidArgumentError(`${kind}: ddof must be a non-negative integer, got ${String(ddof)}`);
+  }
+  const args = [columnOrExpr(a, kind).node, columnOrExpr(b, kind).node];
+  return new Expr({ op: "agg", args, agg: { kind, ddof, q: 0.5 } });
+}
+
+/**
+ * The number of rows, as an aggregation: per group in `groupBy(...).agg(len())`, the frame's
+ * height in `select(len())`. int64, named "len".
+ *
+ * @example
+ * import { col, len } from "gpudf";
+ * df.groupBy("city").agg(len(), col("fare").sum());
+ * df.select(len()); // one row: the height
+ */
+export function len(): Expr {
+  return new Expr({ op: "agg", args: [], agg: { kind: "len", ddof: 1, q: 0.5 } });
+}
+
+/**
+ * Pearson correlation of two columns (a name is a column), over the rows where both are
+ * non-null; float64, named after `a`. As an aggregation: per group in groupBy().agg(), one
+ * value in select().
+ *
+ * @example
+ * import { corr } from "gpudf";
+ * df.groupBy("id2").agg(corr("v1", "v2").pow(2).alias("r2"));
+ */
+export function corr(a: Expr | string, b: Expr | string): Expr {
+  return pairAggregation("corr", a, b, 1);
+}
+
+/**
+ * Covariance of two columns (a name is a column), over the rows where both are non-null,
+ * divisor `pairs - ddof`; float64, named after `a`.
+ *
+ * @example
+ * import { cov } from "gpudf";
+ * df.groupBy("k").agg(cov("x", "y").alias("cov_xy"), cov("x", "y", 0).alias("pop_cov"));
+ */
+export function cov(a: Expr | string, b: Expr | string, ddof = 1): Expr {
+  return pairAggregation("cov", a, b, ddof);
+}
+
 /** @internal The output name of a node (Polars: alias, else the leftmost leaf's name). */
 export function outputName(node: ExprNode): string {
   for (let n = node; ; ) {
     if (n.op === "alias" || n.op === "col") return n.name as string;
+    if (n.op === "agg" && n.agg?.kind === "len") return "len";
     if (n.op === "lit") return "literal";
     const next = n.op === "when" ? n.args[1] : n.args[0];
     if (next === undefined) return "literal";

@@ -69,6 +69,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_sort(env, exports);
   init_gather(env, exports);
   init_join(env, exports);
+  init_groupby(env, exports);
   return exports;
 }
 

@@ -96,5 +96,6 @@ void init_expr(Napi::Env env, Napi::Object exports);
 void init_sort(Napi::Env env, Napi::Object exports);
 void init_gather(Napi::Env env, Napi::Object exports);
 void init_join(Napi::Env env, Napi::Object exports);
+void init_groupby(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

@@ -136,6 +136,24 @@ export interface NativeAddon {
     order: number,
     coalesceKeys: boolean,
   ): { keys: ColumnHandle[]; left: ColumnHandle[]; right: ColumnHandle[] };
+
+  // groupBy (native/ops/groupby/groupby.hpp)
+  /**
+   * Group ids of the rows by `keys`: `groups` holds one int32 (int64 from 2^31 rows) per row in
+   * [0, count), or -1 for a row dropped for a null key when `dropNulls`; `firstRows` (int64) the
+   * first row of each group. maintainOrder: ids numbered by first appearance.
+   */
+  groupRows(
+    keys: ColumnHandle[],
+    dropNulls: boolean,
+    maintainOrder: boolean,
+  ): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
+  /** One row per group: ReduceKind `kind` (REDUCE_KINDS incl. product 17, len 18) of `values`. */
+  groupAggregate(values: ColumnHandle, groups: ColumnHandle, count: number, kind: number, ddof: number, q: number): ColumnHandle;
+  /** float64 per group: corr (cov false) or cov with divisor n - ddof over pairs both non-null. */
+  groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
+  /** int64 rows: each group's (ascending id) first n (fromEnd: last n) rows, ascending. */
+  groupHeadRows(groups: ColumnHandle, count: number, n: number, fromEnd: boolean): ColumnHandle;
 }
 
 function findAddon(): string {

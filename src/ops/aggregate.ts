@@ -2,11 +2,36 @@
  * Aggregations inside expressions: each aggregation node is computed first (its input evaluated
  * natively, then reduced natively) and replaced by a literal of its exact value and dtype, so
  * the rest of the expression runs as one fused native program with the value broadcast.
+ * `aggregateGroups` is the per-group form groupBy uses (src/ops/groupby.ts); the ungrouped
+ * corr/cov run through it with one group.
  */
 import { dtypeOfId, typeIdOf } from "../dtypes.js";
-import type { ExprNode, LiteralValue } from "../expr.js";
+import type { AggKind, ExprNode, LiteralValue } from "../expr.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { REDUCE_KINDS } from "./reduce.js";
+
+/** An aggregation node's resolved parameters. */
+export type AggSpec = NonNullable<ExprNode["agg"]>;
+
+/** How many evaluated inputs an aggregation takes (len: none; corr/cov: two). */
+export function aggArity(kind: AggKind): number {
+  return kind === "len" ? 0 : kind === "corr" || kind === "cov" ? 2 : 1;
+}
+
+/**
+ * One aggregation per group: `groups` holds a group id per row (-1: ignored), `count` groups.
+ * len counts rows with `groups` itself as the values. The result has one row per group.
+ */
+export function aggregateGroups(agg: AggSpec, inputs: readonly ColumnHandle[], groups: ColumnHandle, count: number): ColumnHandle {
+  if (agg.kind === "corr" || agg.kind === "cov") {
+    return native.groupCorr(inputs[0] as ColumnHandle, inputs[1] as ColumnHandle, groups, count, agg.kind === "cov", agg.ddof);
+  }
+  const values = agg.kind === "len" ? groups : (inputs[0] as ColumnHandle);
+  return native.groupAggregate(values, groups, count, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
+}
+
+/** A literal node of one int32 zero: broadcast, the group ids of "one group". */
+const ZERO_GROUP: ExprNode = { op: "lit", args: [], value: 0, dtype: typeIdOf("int32") };
 
 /** The one value of a one-row column as a literal node (temporal values as raw ticks). */
 function literalOf(one: ColumnHandle): ExprNode {
@@ -26,11 +51,24 @@ function literalOf(one: ColumnHandle): ExprNode {
   return { op: "lit", args: [], value, dtype: typeIdOf(dtype) };
 }
 
+/** The one-row result of an aggregation over the whole frame (inputs evaluated). */
+function aggregateAll(agg: AggSpec, inputs: readonly ColumnHandle[], evaluate: (node: ExprNode) => ColumnHandle): ColumnHandle {
+  if (agg.kind !== "corr" && agg.kind !== "cov") {
+    return native.reduce(inputs[0] as ColumnHandle, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
+  }
+  const zeros = evaluate(ZERO_GROUP);
+  try {
+    return aggregateGroups(agg, inputs, zeros, 1);
+  } finally {
+    zeros.dispose();
+  }
+}
+
 /**
  * The tree with every aggregation replaced by its value. `evaluate` runs an aggregation-free
- * tree over the frame (a new handle the caller owns).
+ * tree over the frame (a new handle the caller owns); `height` is the frame's (for len()).
  */
-export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => ColumnHandle): ExprNode {
+export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => ColumnHandle, height: number): ExprNode {
   const done = new Map<ExprNode, ExprNode>();
   const visit = (node: ExprNode): ExprNode => {
     const seen = done.get(node);
@@ -38,16 +76,21 @@ export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => 
     const args = node.args.map(visit);
     let out: ExprNode = args.every((a, i) => a === node.args[i]) ? node : { ...node, args };
     if (out.op === "agg" && out.agg) {
-      const input = evaluate(args[0] as ExprNode);
-      try {
-        const one = native.reduce(input, REDUCE_KINDS[out.agg.kind], out.agg.ddof, out.agg.q);
+      if (out.agg.kind === "len") {
+        out = { op: "lit", args: [], value: BigInt(height), dtype: typeIdOf("int64") };
+      } else {
+        const inputs: ColumnHandle[] = [];
         try {
-          out = literalOf(one);
+          for (const a of args) inputs.push(evaluate(a));
+          const one = aggregateAll(out.agg, inputs, evaluate);
+          try {
+            out = literalOf(one);
+          } finally {
+            one.dispose();
+          }
         } finally {
-          one.dispose();
+          for (const h of inputs) h.dispose();
         }
-      } finally {
-        input.dispose();
       }
     }
     done.set(node, out);

@@ -27,6 +27,8 @@ export const REDUCE_KINDS = {
   last: 14,
   argMin: 15,
   argMax: 16,
+  product: 17,
+  len: 18,
 } as const;
 
 export type ReduceKind = keyof typeof REDUCE_KINDS;

@@ -24,7 +24,7 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number): ColumnHan
   const run = (node: ExprNode, n: number): ColumnHandle =>
     native.evalExpr(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.
-  const node = hasAggregates(expr.node) ? resolveAggregates(expr.node, (input) => run(input, frame.height)) : expr.node;
+  const node = hasAggregates(expr.node) ? resolveAggregates(expr.node, (input) => run(input, frame.height), frame.height) : expr.node;
   return run(node, rows);
 }
 

@@ -50,6 +50,8 @@ double sum_double_cpu(const ColumnView& v, bool centered_square, double center) 
   return Cpu::sum_double(v, centered_square, center);
 }
 uint64_t sum_wrap_cpu(const ColumnView& v) { return Cpu::sum_wrap(v); }
+double prod_double_cpu(const ColumnView& v) { return Cpu::prod_double(v); }
+uint64_t prod_wrap_cpu(const ColumnView& v) { return Cpu::prod_wrap(v); }
 int64_t arg_extreme_cpu(const ColumnView& v, bool want_max) { return Cpu::arg_extreme(v, want_max); }
 
 void select_keys_cpu(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]) {
@@ -124,8 +126,7 @@ double quantile_of(const ColumnView& v, int64_t valid, double q) {
   GPUDF_REDUCE_BACKEND(select_keys, v, lo, hi, keys);
   double a = type_dispatch(v.type, KeyToDouble{}, keys[0]);
   double b = type_dispatch(v.type, KeyToDouble{}, keys[1]);
-  if (lo == hi || keys[0] == keys[1]) return a;
-  return a + (b - a) * (idx - double(lo));
+  return interpolate_ranks(a, b, keys[0] == keys[1], idx, lo, hi);
 }
 
 }  // namespace
@@ -135,12 +136,13 @@ TypeId reduce_result_type(TypeId t, ReduceKind kind) {
   auto reject = [&]() -> TypeId {
     static const char* names[] = {"sum", "mean", "min", "max", "count", "nullCount",
                                   "nUnique", "std", "var", "median", "quantile", "any",
-                                  "all", "first", "last", "argMin", "argMax"};
+                                  "all", "first", "last", "argMin", "argMax", "product", "len"};
     GPUDF_FAIL(Dtype, std::string(names[int(kind)]) + " does not accept a " +
                           std::string(type_name(t)) + " column");
   };
   switch (kind) {
     case ReduceKind::Sum:
+    case ReduceKind::Product:
       if (t == TypeId::Bool) return TypeId::Int64;
       if (is_int(t)) return is_unsigned(t) ? TypeId::UInt64 : TypeId::Int64;
       if (is_float(t)) return t;
@@ -157,6 +159,7 @@ TypeId reduce_result_type(TypeId t, ReduceKind kind) {
     case ReduceKind::Any:
     case ReduceKind::All: return t == TypeId::Bool ? TypeId::Bool : reject();
     case ReduceKind::Count:
+    case ReduceKind::Len:
     case ReduceKind::NullCount:
     case ReduceKind::NUnique:
     case ReduceKind::ArgMin:
@@ -181,6 +184,11 @@ ColumnPtr reduce(const ColumnView& v, ReduceKind kind, const ReduceOptions& o) {
   switch (kind) {
     case ReduceKind::Count: return scalar_of<int64_t>(dev, out, valid);
     case ReduceKind::NullCount: return scalar_of<int64_t>(dev, out, nulls);
+    case ReduceKind::Len: return scalar_of<int64_t>(dev, out, v.size);
+    case ReduceKind::Product:
+      if (out == TypeId::Float64) return scalar_of(dev, out, GPUDF_REDUCE_BACKEND(prod_double, v));
+      if (out == TypeId::Float32) return scalar_of(dev, out, static_cast<float>(GPUDF_REDUCE_BACKEND(prod_double, v)));
+      return scalar_of<uint64_t>(dev, out, GPUDF_REDUCE_BACKEND(prod_wrap, v));
     case ReduceKind::Sum:
       if (out == TypeId::Float64) return scalar_of(dev, out, GPUDF_REDUCE_BACKEND(sum_double, v, false, 0.0));
       if (out == TypeId::Float32)

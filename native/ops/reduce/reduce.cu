@@ -188,6 +188,8 @@ double sum_double_cuda(const ColumnView& v, bool centered_square, double center)
   return Cuda::sum_double(v, centered_square, center);
 }
 uint64_t sum_wrap_cuda(const ColumnView& v) { return Cuda::sum_wrap(v); }
+double prod_double_cuda(const ColumnView& v) { return Cuda::prod_double(v); }
+uint64_t prod_wrap_cuda(const ColumnView& v) { return Cuda::prod_wrap(v); }
 int64_t arg_extreme_cuda(const ColumnView& v, bool want_max) { return Cuda::arg_extreme(v, want_max); }
 
 void select_keys_cuda(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]) {

@@ -30,8 +30,10 @@ enum class ReduceKind : int32_t {
   Last,
   ArgMin,
   ArgMax,
+  Product,  // wrapping int64/uint64 product, float product in double; 1 over no values
+  Len,      // rows, nulls included (grouped: rows of the group)
 };
-inline constexpr int32_t kNumReduceKinds = 17;
+inline constexpr int32_t kNumReduceKinds = 19;
 
 struct ReduceOptions {
   int64_t ddof = 1;   // std / var: divisor is (count - ddof)
@@ -65,6 +67,8 @@ struct Groups {
 // CPU versions live in reduce.cpp / value_counts.cpp, CUDA versions in reduce.cu.
 double sum_double_cpu(const ColumnView& v, bool centered_square, double center);
 uint64_t sum_wrap_cpu(const ColumnView& v);
+double prod_double_cpu(const ColumnView& v);
+uint64_t prod_wrap_cpu(const ColumnView& v);
 int64_t arg_extreme_cpu(const ColumnView& v, bool want_max);
 /// Order keys of the non-null values at ranks lo and hi of the sorted order (lo <= hi < count).
 void select_keys_cpu(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]);
@@ -73,6 +77,8 @@ Groups group_values_cpu(const ColumnView& v, bool with_values, int64_t* num_grou
 #ifdef GPUDF_WITH_CUDA
 double sum_double_cuda(const ColumnView& v, bool centered_square, double center);
 uint64_t sum_wrap_cuda(const ColumnView& v);
+double prod_double_cuda(const ColumnView& v);
+uint64_t prod_wrap_cuda(const ColumnView& v);
 int64_t arg_extreme_cuda(const ColumnView& v, bool want_max);
 void select_keys_cuda(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]);
 Groups group_values_cuda(const ColumnView& v, bool with_values, int64_t* num_groups);

@@ -78,6 +78,13 @@ GPUDF_HD inline T from_order_key(uint64_t key) {
   }
 }
 
+/// Linear interpolation between the closest ranks lo = floor(idx) and hi = ceil(idx) of the
+/// sorted values, whose values are a and b (as Polars' "linear"); equal neighbours give a.
+GPUDF_HD inline double interpolate_ranks(double a, double b, bool same, double idx, int64_t lo, int64_t hi) {
+  if (lo == hi || same) return a;
+  return a + (b - a) * (idx - double(lo));
+}
+
 // ---- Strings: byte-wise lexicographic comparison of rows of one view.
 template <typename O>
 struct StringRows {
@@ -129,6 +136,28 @@ struct SumWrap {
     return v.is_valid(i) ? static_cast<uint64_t>(static_cast<int64_t>(v.values<T>()[i])) : 0;
   }
   GPUDF_HD Acc combine(Acc a, Acc b) const { return a + b; }
+};
+
+/// Product of valid values as double (1 over none).
+template <typename T>
+struct ProdDouble {
+  ColumnView v;
+  using Acc = double;
+  GPUDF_HD Acc identity() const { return 1.0; }
+  GPUDF_HD Acc load(int64_t i) const { return v.is_valid(i) ? static_cast<double>(v.values<T>()[i]) : 1.0; }
+  GPUDF_HD Acc combine(Acc a, Acc b) const { return mul_rn(a, b); }
+};
+
+/// Wrapping (two's complement) product of valid integer / bool values (1 over none).
+template <typename T>
+struct ProdWrap {
+  ColumnView v;
+  using Acc = uint64_t;
+  GPUDF_HD Acc identity() const { return 1; }
+  GPUDF_HD Acc load(int64_t i) const {
+    return v.is_valid(i) ? static_cast<uint64_t>(static_cast<int64_t>(v.values<T>()[i])) : 1;
+  }
+  GPUDF_HD Acc combine(Acc a, Acc b) const { return a * b; }
 };
 
 /// Index of the first minimum (or maximum) valid value; -1 when none. NaN loses to every other
@@ -197,6 +226,8 @@ struct FoldPrimitives {
     return type_dispatch(v.type, RunFold<SumDouble, Backend>{}, v, centered_square, center);
   }
   static uint64_t sum_wrap(const ColumnView& v) { return type_dispatch(v.type, RunFold<SumWrap, Backend>{}, v); }
+  static double prod_double(const ColumnView& v) { return type_dispatch(v.type, RunFold<ProdDouble, Backend>{}, v); }
+  static uint64_t prod_wrap(const ColumnView& v) { return type_dispatch(v.type, RunFold<ProdWrap, Backend>{}, v); }
   static int64_t arg_extreme(const ColumnView& v, bool want_max) {
     return type_dispatch(v.type, RunFold<ArgExtreme, Backend, true>{}, v, want_max);
   }

@@ -1,0 +1,82 @@
+// groupBy: groupRows(keys, dropNulls, maintainOrder) -> { groups, firstRows, count };
+// groupAggregate(values, groups, count, kind, ddof, q); groupCorr(a, b, groups, count, cov,
+// ddof); groupHeadRows(groups, count, n, fromEnd). Options arrive resolved from TS.
+#include "bindings/napi.hpp"
+#include "core/error.hpp"
+#include "ops/groupby/groupby.hpp"
+
+namespace gpudf::js {
+namespace {
+
+int64_t arg_count(const Napi::CallbackInfo& info, size_t i) {
+  const int64_t count = arg_int64(info, i, "count");
+  GPUDF_EXPECTS(count >= 0, InvalidArgument, "count must be >= 0");
+  return count;
+}
+
+Napi::Value GroupRows(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    std::vector<ColumnPtr> keys = arg_columns(info, 0, "keys");
+    const bool drop_nulls = arg_bool(info, 1, "dropNulls");
+    const bool maintain_order = arg_bool(info, 2, "maintainOrder");
+    GroupIds g = group_rows(views_of(keys), drop_nulls, maintain_order);
+    Napi::Object out = Napi::Object::New(env);
+    out.Set("groups", ColumnHandle::Wrap(env, g.ids));
+    out.Set("firstRows", ColumnHandle::Wrap(env, g.first_rows));
+    out.Set("count", Napi::Number::New(env, double(g.count)));
+    return out;
+  });
+}
+
+Napi::Value GroupAggregate(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const ColumnPtr& values = ColumnHandle::From(info[0]);
+    const ColumnPtr& groups = ColumnHandle::From(info[1]);
+    const int64_t count = arg_count(info, 2);
+    const int64_t kind = arg_int64(info, 3, "kind");
+    GPUDF_EXPECTS(kind >= 0 && kind < kNumReduceKinds, InvalidArgument, "unknown reduction kind");
+    ReduceOptions options;
+    options.ddof = arg_int64(info, 4, "ddof");
+    GPUDF_EXPECTS(info[5].IsNumber(), InvalidArgument, "q must be a number");
+    options.q = info[5].As<Napi::Number>().DoubleValue();
+    return ColumnHandle::Wrap(
+        env, group_aggregate(values->view(), groups->view(), count, static_cast<ReduceKind>(kind), options));
+  });
+}
+
+Napi::Value GroupCorr(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const ColumnPtr& a = ColumnHandle::From(info[0]);
+    const ColumnPtr& b = ColumnHandle::From(info[1]);
+    const ColumnPtr& groups = ColumnHandle::From(info[2]);
+    const int64_t count = arg_count(info, 3);
+    const bool cov = arg_bool(info, 4, "cov");
+    const int64_t ddof = arg_int64(info, 5, "ddof");
+    return ColumnHandle::Wrap(env, group_corr(a->view(), b->view(), groups->view(), count, cov, ddof));
+  });
+}
+
+Napi::Value GroupHeadRows(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const ColumnPtr& groups = ColumnHandle::From(info[0]);
+    const int64_t count = arg_count(info, 1);
+    const int64_t n = arg_int64(info, 2, "n");
+    const bool from_end = arg_bool(info, 3, "fromEnd");
+    return ColumnHandle::Wrap(env, group_head_rows(groups->view(), count, n, from_end));
+  });
+}
+
+}  // namespace
+
+void init_groupby(Napi::Env env, Napi::Object exports) {
+  exports.Set("groupRows", Napi::Function::New(env, GroupRows, "groupRows"));
+  exports.Set("groupAggregate", Napi::Function::New(env, GroupAggregate, "groupAggregate"));
+  exports.Set("groupCorr", Napi::Function::New(env, GroupCorr, "groupCorr"));
+  exports.Set("groupHeadRows", Napi::Function::New(env, GroupHeadRows, "groupHeadRows"));
+}
+
+}  // namespace gpudf::js

@@ -1,0 +1,326 @@
+// group_rows / group_aggregate / group_corr / group_head_rows: argument checks and the backend
+// choice; and the CPU aggregation backend (per-block partials when groups are few, per-group
+// segments from a counting sort when many, sorted_order for the order statistics).
+#include "ops/groupby/groupby.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <numeric>
+#include <string>
+
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "ops/gather/gather.hpp"
+#include "ops/nulls/null_count.hpp"
+#include "ops/groupby/groupby_compose.hpp"
+#include "ops/groupby/groupby_internal.hpp"
+#include "ops/sort/sort.hpp"
+
+namespace gpudf {
+namespace detail {
+namespace {
+
+using namespace groupby_detail;
+
+/// Number of fixed row chunks whose partial accumulators a fold combines, 0 for the segment
+/// path. Partials pay while groups average >= 8 rows; the chunk count depends only on the row
+/// and group counts (not on threads), so float sums are the same on every machine.
+int64_t partial_chunks(int64_t n, int64_t count) {
+  if (count == 0 || n / count < 8) return 0;
+  return std::clamp<int64_t>(n / (count * 4), 1, num_blocks(n));
+}
+
+/// Rows ordered by group (ascending rows within a group): group g's rows are
+/// rows[offsets[g] .. offsets[g + 1]). Rows with id -1 are left out.
+struct Segments {
+  std::vector<int64_t> offsets;
+  std::vector<int64_t> rows;
+};
+
+/// A parallel counting sort: rows are first split stably into ranges of group ids (one pass,
+/// per-block histograms), then each range is counting-sorted on its own (cache-sized).
+Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
+  Segments s;
+  s.offsets.assign(size_t(count + 1), 0);
+  const int64_t ranges = std::clamp<int64_t>(count / 4096, 1, 1024);
+  const int64_t span = (count + ranges - 1) / std::max<int64_t>(ranges, 1);
+  const int64_t blocks = num_blocks(n);
+  std::vector<int64_t> pos(size_t(blocks * ranges), 0);
+  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      int64_t* hist = pos.data() + b * ranges;
+      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+        const int64_t g = ids(i);
+        if (g >= 0) ++hist[g / span];
+      }
+    }
+  });
+  std::vector<int64_t> range_begin(size_t(ranges + 1), 0);
+  int64_t total = 0;
+  for (int64_t r = 0; r < ranges; ++r) {
+    range_begin[size_t(r)] = total;
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t c = pos[size_t(b * ranges + r)];
+      pos[size_t(b * ranges + r)] = total;
+      total += c;
+    }
+  }
+  range_begin[size_t(ranges)] = total;
+  std::vector<int64_t> by_range(static_cast<size_t>(total));
+  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      int64_t* at = pos.data() + b * ranges;
+      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
+        const int64_t g = ids(i);
+        if (g >= 0) by_range[size_t(at[g / span]++)] = i;
+      }
+    }
+  });
+  s.rows.resize(size_t(total));
+  cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t g0 = r * span, g1 = std::min(count, (r + 1) * span);
+      const int64_t b = range_begin[size_t(r)], e = range_begin[size_t(r + 1)];
+      // Counts of this range's groups, then their starts; each range writes only its own
+      // offsets (offsets[count] is the total, set below).
+      std::vector<int64_t> at(static_cast<size_t>(g1 - g0), 0);
+      for (int64_t k = b; k < e; ++k) ++at[size_t(ids(by_range[size_t(k)]) - g0)];
+      int64_t start = b;
+      for (int64_t g = g0; g < g1; ++g) {
+        const int64_t c = at[size_t(g - g0)];
+        s.offsets[size_t(g)] = at[size_t(g - g0)] = start;
+        start += c;
+      }
+      for (int64_t k = b; k < e; ++k) {
+        const int64_t i = by_range[size_t(k)];
+        s.rows[size_t(at[size_t(ids(i) - g0)]++)] = i;
+      }
+    }
+  });
+  s.offsets[size_t(count)] = total;
+  return s;
+}
+
+/// The CPU backend of groupby_compose.hpp.
+struct CpuBackend {
+  ColumnView id_view;
+  IndexReader ids;
+  int64_t n;
+  int64_t count;
+  mutable std::shared_ptr<Segments> segments;
+
+  const Segments& segs() const {
+    if (!segments) segments = std::make_shared<Segments>(build_segments(ids, n, count));
+    return *segments;
+  }
+
+  template <typename GF>
+  std::vector<typename GF::Acc> fold(const GF& f) const {
+    using Acc = typename GF::Acc;
+    std::vector<Acc> out(static_cast<size_t>(count), f.identity());
+    if (count == 0) return out;
+    if (const int64_t chunks = partial_chunks(n, count)) {
+      // Per-chunk partials, combined in chunk order: the result does not depend on timing.
+      std::vector<Acc> partial(size_t(chunks * count), f.identity());
+      cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+        for (int64_t c = c0; c < c1; ++c) {
+          Acc* acc = partial.data() + c * count;
+          for (int64_t i = c * n / chunks, e = (c + 1) * n / chunks; i < e; ++i) {
+            const int64_t g = ids(i);
+            if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
+          }
+        }
+      });
+      cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {
+        for (int64_t g = g0; g < g1; ++g)
+          for (int64_t c = 0; c < chunks; ++c) out[size_t(g)] = f.combine(out[size_t(g)], partial[size_t(c * count + g)]);
+      });
+      return out;
+    }
+    const Segments& s = segs();
+    cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
+      for (int64_t g = g0; g < g1; ++g) {
+        Acc acc = f.identity();
+        for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)
+          acc = f.combine(acc, f.load(s.rows[size_t(k)], g));
+        out[size_t(g)] = acc;
+      }
+    });
+    return out;
+  }
+
+  template <typename GF, typename... A>
+  std::vector<typename GF::Acc> fold_with(const GF& f, const std::vector<A>&... per_group) const {
+    return fold(f.bound(per_group.data()...));
+  }
+
+  std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
+
+  /// Each group's valid rows put in value order (for a quantile only its two ranks), then
+  /// op.apply: a sort per group over the segments, not one sort of every row.
+  template <typename Op>
+  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>&) const {
+    std::vector<typename Op::Out> out(static_cast<size_t>(count));
+    const Segments& s = segs();
+    auto less = [&](int64_t a, int64_t b) { return op.less(a, b); };
+    cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {
+      std::vector<int64_t> rows;
+      for (int64_t g = g0; g < g1; ++g) {
+        rows.clear();
+        for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)
+          if (v.is_valid(s.rows[size_t(k)])) rows.push_back(s.rows[size_t(k)]);
+        const auto valid = int64_t(rows.size());
+        if constexpr (Op::kRanksOnly) {
+          if (valid > 0) {
+            double idx;
+            int64_t lo, hi;
+            op.ranks(valid, &idx, &lo, &hi);
+            std::nth_element(rows.begin(), rows.begin() + lo, rows.end(), less);
+            if (hi > lo) std::iter_swap(rows.begin() + hi, std::min_element(rows.begin() + hi, rows.end(), less));
+          }
+        } else {
+          std::sort(rows.begin(), rows.end(), less);
+        }
+        out[size_t(g)] = op.apply(rows.data(), 0, valid);
+      }
+    });
+    return out;
+  }
+};
+
+CpuBackend cpu_backend(const ColumnView& ids, int64_t count) {
+  return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr};
+}
+
+[[maybe_unused]] bool on_cuda(const ColumnView& v) {
+#ifdef GPUDF_WITH_CUDA
+  return v.device->kind() == DeviceKind::Cuda;
+#else
+  (void)v;
+  return false;
+#endif
+}
+
+void check_values(const ColumnView& v, const ColumnView& ids, const char* what) {
+  GPUDF_EXPECTS(v.size == ids.size, InvalidArgument,
+                std::string(what) + " has " + std::to_string(v.size) + " rows, the group ids " +
+                    std::to_string(ids.size));
+  GPUDF_EXPECTS(v.device == ids.device, InvalidArgument, std::string(what) + " and the group ids are on different devices");
+}
+
+}  // namespace
+
+void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count) {
+  GPUDF_EXPECTS(ids.type == TypeId::Int32 || ids.type == TypeId::Int64, InvalidArgument,
+                "group ids must be int32 or int64, got " + std::string(type_name(ids.type)));
+  GPUDF_EXPECTS(ids.validity == nullptr || count_nulls(ids) == 0, InvalidArgument, "group ids must not be null");
+  GPUDF_EXPECTS(ids.size == rows, InvalidArgument, "group ids have the wrong length");
+  GPUDF_EXPECTS(count >= 0 && count <= std::max<int64_t>(rows, 0), InvalidArgument,
+                "group count must be in [0, rows], got " + std::to_string(count));
+}
+
+ColumnPtr group_aggregate_cpu(const ColumnView& values, const ColumnView& ids, int64_t count,
+                              ReduceKind kind, const ReduceOptions& options) {
+  return aggregate(cpu_backend(ids, count), values, count, kind, options);
+}
+
+ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
+                         bool cov, int64_t ddof) {
+  return corr(cpu_backend(ids, count), a, b, cov, ddof);
+}
+
+ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
+  const CpuBackend be = cpu_backend(ids, count);
+  const Segments& s = be.segs();
+  const std::vector<int64_t> at = head_offsets(s.offsets, n);
+  ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(count)], false);
+  int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
+  cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
+    for (int64_t g = g0; g < g1; ++g) {
+      const int64_t take = at[size_t(g + 1)] - at[size_t(g)];
+      const int64_t first = from_end ? s.offsets[size_t(g + 1)] - take : s.offsets[size_t(g)];
+      std::copy_n(s.rows.begin() + first, take, dst + at[size_t(g)]);
+    }
+  });
+  return out;
+}
+
+}  // namespace detail
+
+namespace {
+void check_keys(const std::vector<ColumnView>& keys) {
+  GPUDF_EXPECTS(!keys.empty(), InvalidArgument, "groupBy needs at least one key column");
+  for (const ColumnView& k : keys) {
+    GPUDF_EXPECTS(k.size == keys[0].size, InvalidArgument, "group keys have different lengths");
+    GPUDF_EXPECTS(k.device == keys[0].device, InvalidArgument, "group keys are on different devices");
+  }
+}
+}  // namespace
+
+GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
+  check_keys(keys);
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(keys[0])) return detail::group_rows_cuda(keys, drop_nulls, maintain_order);
+#endif
+  return detail::group_rows_cpu(keys, drop_nulls, maintain_order);
+}
+
+ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
+                          const ReduceOptions& options) {
+  GPUDF_EXPECTS(int32_t(kind) >= 0 && int32_t(kind) < kNumReduceKinds, InvalidArgument,
+                "unknown reduction " + std::to_string(int32_t(kind)));
+  detail::check_group_ids(ids, ids.size, count);
+  detail::check_values(values, ids, "the values column");
+  reduce_result_type(values.type, kind);  // ERR_DTYPE before any work
+  if (kind == ReduceKind::Quantile)
+    GPUDF_EXPECTS(options.q >= 0.0 && options.q <= 1.0, InvalidArgument,
+                  "quantile must be in [0, 1], got " + std::to_string(options.q));
+  if (kind == ReduceKind::Std || kind == ReduceKind::Var)
+    GPUDF_EXPECTS(options.ddof >= 0, InvalidArgument, "ddof must be >= 0");
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
+#endif
+  return detail::group_aggregate_cpu(values, ids, count, kind, options);
+}
+
+ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count, bool cov,
+                     int64_t ddof) {
+  detail::check_group_ids(ids, ids.size, count);
+  detail::check_values(a, ids, "the first column");
+  detail::check_values(b, ids, "the second column");
+  GPUDF_EXPECTS(ddof >= 0, InvalidArgument, "ddof must be >= 0");
+  for (const ColumnView* c : {&a, &b}) {
+    const TypeId t = c->type;
+    GPUDF_EXPECTS(t >= TypeId::Int8 && t <= TypeId::Float64, Dtype,
+                  std::string(cov ? "cov" : "corr") + " does not accept a " + std::string(type_name(t)) + " column");
+  }
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(a)) return detail::group_corr_cuda(a, b, ids, count, cov, ddof);
+#endif
+  return detail::group_corr_cpu(a, b, ids, count, cov, ddof);
+}
+
+ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
+  detail::check_group_ids(ids, ids.size, count);
+  GPUDF_EXPECTS(n >= 0, InvalidArgument, "n must be >= 0, got " + std::to_string(n));
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(ids)) return detail::group_head_rows_cuda(ids, count, n, from_end);
+#endif
+  return detail::group_head_rows_cpu(ids, count, n, from_end);
+}
+
+ColumnPtr group_sizes(const ColumnView& ids, int64_t count) {
+  return group_aggregate(ids, ids, count, ReduceKind::Len);
+}
+
+ColumnPtr group_last_rows(const ColumnView& ids, int64_t count) {
+  detail::check_group_ids(ids, ids.size, count);
+#ifdef GPUDF_WITH_CUDA
+  if (detail::on_cuda(ids)) return detail::group_last_rows_cuda(ids, count);
+#endif
+  const std::vector<int64_t> rows = detail::cpu_backend(ids, count).fold(groupby_detail::EdgeRow{true});
+  return groupby_detail::result_column(cpu_device(), TypeId::Int64, rows, {});
+}
+
+}  // namespace gpudf

@@ -1,0 +1,315 @@
+// CUDA backend of groupBy. group_rows: an open-addressing table of row indices filled with
+// atomicCAS (equality: rows_equal on the keys), each slot's smallest row kept with atomicMin,
+// then ids numbered by first appearance with a scan (so maintain_order always holds).
+// Aggregations: the same composition as the CPU (groupby_compose.hpp) over two primitives:
+// fold (one thread per group over its segment of a stable sort of the ids, running the GPUDF_HD
+// folds of groupby_functors.hpp) and sorted (sorted_order by id then value, then one thread per
+// group). Per-row logic lives in GPUDF_HD headers the CPU tests exercise.
+#include <thrust/binary_search.h>
+#include <thrust/copy.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/scan.h>
+#include <thrust/sequence.h>
+#include <thrust/sort.h>
+
+#include <bit>
+#include <utility>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/cuda/cuda_utils.cuh"
+#include "ops/gather/gather.hpp"
+#include "ops/groupby/groupby.hpp"
+#include "ops/groupby/groupby_compose.hpp"
+#include "ops/hash/row_hash.hpp"
+#include "ops/sort/sort.hpp"
+#include "ops/sort/thrust_allocator.cuh"
+
+namespace gpudf::detail {
+namespace {
+
+using namespace groupby_detail;
+
+template <typename T>
+T* ptr(const BufferPtr& b) {
+  return reinterpret_cast<T*>(b ? b->data() : nullptr);
+}
+
+BufferPtr device_buffer(size_t bytes) { return Buffer::allocate(cuda_device(), bytes); }
+
+template <typename T>
+BufferPtr upload(const std::vector<T>& host, cudaStream_t stream) {
+  BufferPtr b = device_buffer(host.size() * sizeof(T));
+  if (!host.empty())
+    GPUDF_CUDA_TRY(cudaMemcpyAsync(b->data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
+  return b;
+}
+
+template <typename T>
+std::vector<T> download(const BufferPtr& b, size_t n, cudaStream_t stream) {
+  std::vector<T> host(n);
+  if (n) GPUDF_CUDA_TRY(cudaMemcpyAsync(host.data(), b->data(), n * sizeof(T), cudaMemcpyDeviceToHost, stream));
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return host;
+}
+
+// ---- group_rows ------------------------------------------------------------------------------
+
+__global__ void hash_kernel(const ColumnView* keys, int32_t nkeys, int64_t n, bool drop_nulls, uint64_t* hashes,
+                            uint8_t* dropped) {
+  GPUDF_GRID_STRIDE(i, n) {
+    dropped[i] = drop_nulls && any_key_null(keys, nkeys, i);
+    hashes[i] = row_hash(keys, nkeys, i);
+  }
+}
+
+/// Inserts every kept row: a slot holds the row that claimed it (atomicCAS); rows equal to it
+/// share the slot. slot_min keeps each slot's smallest row (its group's first row).
+__global__ void insert_kernel(const ColumnView* keys, int32_t nkeys, int64_t n, const uint64_t* hashes,
+                              const uint8_t* dropped, unsigned long long* slots, uint64_t mask, int64_t* slot_of,
+                              long long* slot_min) {
+  GPUDF_GRID_STRIDE(i, n) {
+    if (dropped[i]) {
+      slot_of[i] = -1;
+      continue;
+    }
+    const uint64_t h = hashes[i];
+    for (uint64_t s = h & mask;; s = (s + 1) & mask) {
+      unsigned long long cur = slots[s];
+      if (cur == ~0ULL) {
+        cur = atomicCAS(&slots[s], ~0ULL, static_cast<unsigned long long>(i));
+        if (cur == ~0ULL) {
+          slot_of[i] = int64_t(s);
+          atomicMin(&slot_min[s], static_cast<long long>(i));
+          break;
+        }
+      }
+      const auto r = static_cast<int64_t>(cur);
+      if (hashes[r] == h && rows_equal(keys, r, keys, i, nkeys)) {
+        slot_of[i] = int64_t(s);
+        atomicMin(&slot_min[s], static_cast<long long>(i));
+        break;
+      }
+    }
+  }
+}
+
+__global__ void first_flag_kernel(const int64_t* slot_of, const long long* slot_min, int64_t n, int64_t* flags) {
+  GPUDF_GRID_STRIDE(i, n) flags[i] = slot_of[i] >= 0 && slot_min[slot_of[i]] == i ? 1 : 0;
+}
+
+template <typename IdT>
+__global__ void id_kernel(const int64_t* slot_of, const long long* slot_min, const int64_t* rank, int64_t n, IdT* ids) {
+  GPUDF_GRID_STRIDE(i, n) ids[i] = slot_of[i] < 0 ? IdT(-1) : IdT(rank[slot_min[slot_of[i]]]);
+}
+
+struct IsSet {
+  const int64_t* flags;
+  __device__ bool operator()(int64_t i) const { return flags[i] != 0; }
+};
+
+// ---- aggregation primitives ------------------------------------------------------------------
+
+__global__ void read_ids_kernel(IndexReader ids, int64_t n, int64_t* out) {
+  GPUDF_GRID_STRIDE(i, n) out[i] = ids(i);
+}
+
+template <typename GF>
+__global__ void fold_kernel(GF f, const int64_t* rows, const int64_t* offsets, int64_t count,
+                            typename GF::Acc* out) {
+  GPUDF_GRID_STRIDE(g, count) {
+    typename GF::Acc acc = f.identity();
+    for (int64_t k = offsets[g]; k < offsets[g + 1]; ++k) acc = f.combine(acc, f.load(rows[k], g));
+    out[g] = acc;
+  }
+}
+
+template <typename Op>
+__global__ void sorted_kernel(Op op, const int64_t* perm, const int64_t* begin, const int64_t* valid, int64_t count,
+                              typename Op::Out* out) {
+  GPUDF_GRID_STRIDE(g, count) out[g] = op.apply(perm, begin[g], valid[g]);
+}
+
+/// The CUDA backend of groupby_compose.hpp: segments (rows stably sorted by id, offsets per
+/// group) built once per call, on first use.
+struct CudaBackend {
+  ColumnView id_view;
+  int64_t n;
+  int64_t count;
+  mutable BufferPtr rows, offsets;
+
+  void build_segments() const {
+    if (rows) return;
+    cudaStream_t stream = cuda_current_stream();
+    ThrustAllocator alloc(cuda_device());
+    auto policy = thrust::cuda::par_nosync(alloc).on(stream);
+    BufferPtr keys = device_buffer(size_t(n) * sizeof(int64_t));
+    rows = device_buffer(size_t(n) * sizeof(int64_t));
+    offsets = device_buffer(size_t(count + 1) * sizeof(int64_t));
+    if (n > 0) {
+      read_ids_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(IndexReader{id_view.data, id_view.offset, id_view.type},
+                                                                  n, ptr<int64_t>(keys));
+      GPUDF_CUDA_TRY(cudaGetLastError());
+      thrust::sequence(policy, ptr<int64_t>(rows), ptr<int64_t>(rows) + n);
+      thrust::stable_sort_by_key(policy, ptr<int64_t>(keys), ptr<int64_t>(keys) + n, ptr<int64_t>(rows));
+    }
+    // Group g starts at the first sorted id >= g (dropped rows, id -1, come first).
+    auto groups = thrust::counting_iterator<int64_t>(0);
+    thrust::lower_bound(policy, ptr<int64_t>(keys), ptr<int64_t>(keys) + n, groups, groups + count + 1,
+                        ptr<int64_t>(offsets));
+    GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+
+  template <typename GF>
+  std::vector<typename GF::Acc> fold(const GF& f) const {
+    using Acc = typename GF::Acc;
+    if (count == 0) return {};
+    build_segments();
+    cudaStream_t stream = cuda_current_stream();
+    BufferPtr out = device_buffer(size_t(count) * sizeof(Acc));
+    fold_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(f, ptr<int64_t>(rows), ptr<int64_t>(offsets), count,
+                                                               ptr<Acc>(out));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    return download<Acc>(out, size_t(count), stream);
+  }
+
+  template <typename GF, typename... A>
+  std::vector<typename GF::Acc> fold_with(const GF& f, const std::vector<A>&... per_group) const {
+    cudaStream_t stream = cuda_current_stream();
+    const std::vector<BufferPtr> held{upload(per_group, stream)...};  // braced: in order
+    return fold(bound_to(std::index_sequence_for<A...>{}, f, held, per_group...));
+  }
+
+  template <size_t... I, typename GF, typename... A>
+  static GF bound_to(std::index_sequence<I...>, const GF& f, const std::vector<BufferPtr>& held,
+                     const std::vector<A>&...) {
+    return f.bound(reinterpret_cast<const A*>(held[I] ? held[I]->data() : nullptr)...);
+  }
+
+  std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
+
+  template <typename Op>
+  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>& rv) const {
+    using Out = typename Op::Out;
+    if (count == 0) return {};
+    cudaStream_t stream = cuda_current_stream();
+    ColumnPtr perm = sorted_order({SortKey{id_view, false, true}, SortKey{v, false, true}});
+    std::vector<int64_t> valid(rv.size());
+    for (size_t g = 0; g < rv.size(); ++g) valid[g] = rv[g].valid;
+    BufferPtr begin = upload(sorted_group_begins(rv, n), stream);
+    BufferPtr dvalid = upload(valid, stream);
+    BufferPtr out = device_buffer(size_t(count) * sizeof(Out));
+    sorted_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(
+        op, reinterpret_cast<const int64_t*>(perm->data()->data()) + perm->offset(), ptr<int64_t>(begin),
+        ptr<int64_t>(dvalid), count, ptr<Out>(out));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    return download<Out>(out, size_t(count), stream);
+  }
+};
+
+__global__ void head_kernel(const int64_t* rows, const int64_t* offsets, const int64_t* at, int64_t count, int64_t n,
+                            bool from_end, int64_t* out) {
+  GPUDF_GRID_STRIDE(g, count) {
+    const int64_t take = at[g + 1] - at[g];
+    const int64_t first = from_end ? offsets[g + 1] - take : offsets[g];
+    for (int64_t k = 0; k < take; ++k) out[at[g] + k] = rows[first + k];
+  }
+}
+
+template <typename IdT>
+void assign_ids(const int64_t* slot_of, const long long* slot_min, const int64_t* rank, int64_t n, IdT* ids,
+                cudaStream_t stream) {
+  id_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(slot_of, slot_min, rank, n, ids);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+}
+
+}  // namespace
+
+GroupIds group_rows_cuda(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
+  (void)maintain_order;  // ids are always numbered by first appearance here
+  const int64_t n = keys[0].size;
+  cudaStream_t stream = cuda_current_stream();
+  ThrustAllocator alloc(cuda_device());
+  auto policy = thrust::cuda::par_nosync(alloc).on(stream);
+  const bool wide = n >= (int64_t(1) << 31);
+  GroupIds out;
+  out.ids = Column::allocate(cuda_device(), wide ? TypeId::Int64 : TypeId::Int32, n, false);
+  if (n == 0) {
+    out.first_rows = Column::allocate(cuda_device(), TypeId::Int64, 0, false);
+    return out;
+  }
+  BufferPtr dkeys = upload(keys, stream);
+  const auto* kv = ptr<const ColumnView>(dkeys);
+  const auto nk = int32_t(keys.size());
+  const uint64_t cap = std::bit_ceil(uint64_t(n) * 2);
+  BufferPtr hashes = device_buffer(size_t(n) * 8), dropped = device_buffer(size_t(n));
+  BufferPtr slots = device_buffer(size_t(cap) * 8), slot_min = device_buffer(size_t(cap) * 8);
+  BufferPtr slot_of = device_buffer(size_t(n) * 8), flags = device_buffer(size_t(n) * 8),
+            rank = device_buffer(size_t(n) * 8);
+  GPUDF_CUDA_TRY(cudaMemsetAsync(slots->data(), 0xFF, size_t(cap) * 8, stream));
+  GPUDF_CUDA_TRY(cudaMemsetAsync(slot_min->data(), 0x7F, size_t(cap) * 8, stream));  // > every row
+  hash_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(kv, nk, n, drop_nulls, ptr<uint64_t>(hashes),
+                                                         ptr<uint8_t>(dropped));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  insert_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(kv, nk, n, ptr<uint64_t>(hashes), ptr<uint8_t>(dropped),
+                                                           ptr<unsigned long long>(slots), cap - 1,
+                                                           ptr<int64_t>(slot_of), ptr<long long>(slot_min));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  first_flag_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(ptr<int64_t>(slot_of), ptr<long long>(slot_min), n,
+                                                               ptr<int64_t>(flags));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  thrust::exclusive_scan(policy, ptr<int64_t>(flags), ptr<int64_t>(flags) + n, ptr<int64_t>(rank));
+  if (wide)
+    assign_ids(ptr<int64_t>(slot_of), ptr<long long>(slot_min), ptr<int64_t>(rank), n,
+               reinterpret_cast<int64_t*>(out.ids->data()->data()), stream);
+  else
+    assign_ids(ptr<int64_t>(slot_of), ptr<long long>(slot_min), ptr<int64_t>(rank), n,
+               reinterpret_cast<int32_t*>(out.ids->data()->data()), stream);
+  BufferPtr first = device_buffer(size_t(n) * 8);
+  auto rows = thrust::counting_iterator<int64_t>(0);
+  const int64_t count =
+      thrust::copy_if(policy, rows, rows + n, ptr<int64_t>(first), IsSet{ptr<int64_t>(flags)}) - ptr<int64_t>(first);
+  out.count = count;
+  out.first_rows = Column::allocate(cuda_device(), TypeId::Int64, count, false);
+  if (count)
+    GPUDF_CUDA_TRY(cudaMemcpyAsync(out.first_rows->data()->data(), first->data(), size_t(count) * 8,
+                                   cudaMemcpyDeviceToDevice, stream));
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return out;
+}
+
+ColumnPtr group_aggregate_cuda(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
+                               const ReduceOptions& options) {
+  return aggregate(CudaBackend{ids, ids.size, count, nullptr, nullptr}, values, count, kind, options);
+}
+
+ColumnPtr group_corr_cuda(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count, bool cov,
+                          int64_t ddof) {
+  return corr(CudaBackend{ids, ids.size, count, nullptr, nullptr}, a, b, cov, ddof);
+}
+
+ColumnPtr group_head_rows_cuda(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
+  const CudaBackend be{ids, ids.size, count, nullptr, nullptr};
+  be.build_segments();
+  cudaStream_t stream = cuda_current_stream();
+  std::vector<int64_t> offsets = download<int64_t>(be.offsets, size_t(count + 1), stream);
+  std::vector<int64_t> at = head_offsets(offsets, n);
+  ColumnPtr out = Column::allocate(cuda_device(), TypeId::Int64, at.back(), false);
+  if (count && at.back()) {
+    BufferPtr dat = upload(at, stream);
+    head_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(ptr<int64_t>(be.rows), ptr<int64_t>(be.offsets),
+                                                               ptr<int64_t>(dat), count, n, from_end,
+                                                               reinterpret_cast<int64_t*>(out->data()->data()));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+  }
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return out;
+}
+
+ColumnPtr group_last_rows_cuda(const ColumnView& ids, int64_t count) {
+  const CudaBackend be{ids, ids.size, count, nullptr, nullptr};
+  return result_column(cuda_device(), TypeId::Int64, be.fold(EdgeRow{true}), {});
+}
+
+}  // namespace gpudf::detail

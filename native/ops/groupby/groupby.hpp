@@ -1,0 +1,89 @@
+// GroupBy: hash grouping of rows by key columns (group_rows), then per-group aggregations over
+// the group ids (group_aggregate, group_corr) and per-group row selections (group_head_rows).
+// Other ops (unique, value counts) can build on group_rows: it returns one id per row plus each
+// group's first row; group_sizes / group_last_rows give counts and last rows in one pass.
+//
+// Key rules (ops/hash/row_hash.hpp): nulls equal each other (a group of their own, unless
+// drop_nulls), every NaN equals every NaN, -0.0 equals 0.0, strings compare byte-wise.
+// Aggregation rules (dtypes, nulls, NaN) are those of the ungrouped reduce() of each kind
+// (ops/reduce/reduce.hpp, docs/semantics.md "GroupBy (native)").
+//
+// Strategy. CPU: every row is hashed once (parallel). Few groups: fixed blocks of rows each build
+// a local table, merged in block order (ids come out in first-appearance order). Many groups:
+// rows are radix-partitioned by high hash bits and each partition builds its own open-addressing
+// table (no locks); ids are then renumbered by first appearance when maintain_order.
+// Aggregations fold rows into per-block partial accumulators merged in block order when groups
+// are few, else into per-group segments (rows ordered by group, a counting sort); median,
+// quantile and nUnique sort each group's values (sorted_order with the group id as first key).
+// CUDA: an open-addressing table of row indices filled with atomicCAS (equality: rows_equal),
+// ids numbered by first appearance with a scan; aggregations over segments from a stable sort
+// of the ids, one thread per group running the same GPUDF_HD folds as the CPU.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/column.hpp"
+#include "ops/reduce/reduce.hpp"
+
+namespace gpudf {
+
+struct GroupIds {
+  /// One id per input row: int32 while rows < 2^31, else int64; in [0, count), or -1 for a row
+  /// dropped because a key is null and drop_nulls. Same device as the keys.
+  ColumnPtr ids;
+  /// int64, `count` rows: the first row of each group (ascending when maintain_order).
+  ColumnPtr first_rows;
+  int64_t count = 0;
+};
+
+/// Groups the rows of `keys` (>= 1 column, equal lengths, one device). maintain_order: ids are
+/// numbered by first appearance; else in any order (the fastest the backend has).
+GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order);
+
+/// One row per group: `kind` over the values of `values` whose id (in `ids`, from group_rows)
+/// is that group; rows with id -1 are ignored. Result dtypes and nulls as reduce(): sum of no
+/// values 0, mean/min/max/std of none null, count = non-null values, len = rows, first/last =
+/// the first/last row's value (null if that row is null), argMin/argMax = position of the
+/// extreme within its group, nullCount = nulls of the group.
+ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count,
+                          ReduceKind kind, const ReduceOptions& options = {});
+
+/// Pearson correlation (cov false) or covariance with divisor n - ddof of a and b per group,
+/// over the rows where both are non-null; float64; null when n <= ddof (cov) or n < 2 (corr).
+ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
+                     bool cov, int64_t ddof);
+
+/// int64 row indices: for each group (ascending id) its first n rows (from_end: its last n), in
+/// ascending row order within the group.
+ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool from_end);
+
+/// int64 rows per group (group_aggregate's Len without a values column).
+ColumnPtr group_sizes(const ColumnView& ids, int64_t count);
+
+/// int64 last row of each group (-1 never occurs: every group has a row).
+ColumnPtr group_last_rows(const ColumnView& ids, int64_t count);
+
+namespace detail {
+/// Throws InvalidArgument unless `ids` is an int32/int64 column without nulls of `rows` rows and
+/// 0 <= count. (Ids themselves are trusted to lie in [-1, count): they come from group_rows.)
+void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count);
+
+GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order);
+ColumnPtr group_aggregate_cpu(const ColumnView& values, const ColumnView& ids, int64_t count,
+                              ReduceKind kind, const ReduceOptions& options);
+ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
+                         bool cov, int64_t ddof);
+ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end);
+#ifdef GPUDF_WITH_CUDA
+GroupIds group_rows_cuda(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order);
+ColumnPtr group_aggregate_cuda(const ColumnView& values, const ColumnView& ids, int64_t count,
+                               ReduceKind kind, const ReduceOptions& options);
+ColumnPtr group_corr_cuda(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
+                          bool cov, int64_t ddof);
+ColumnPtr group_head_rows_cuda(const ColumnView& ids, int64_t count, int64_t n, bool from_end);
+ColumnPtr group_last_rows_cuda(const ColumnView& ids, int64_t count);
+#endif
+}  // namespace detail
+
+}  // namespace gpudf

@@ -1,0 +1,412 @@
+/**
+ * groupBy: the keys are evaluated natively, the rows numbered by group natively (groupRows),
+ * each distinct aggregation computed once per group natively (groupAggregate / groupCorr), and
+ * the rest of each expression runs as one native program over the per-group columns. Nothing
+ * here touches rows. Rules: docs/semantics.md, "GroupBy".
+ */
+import type { DataFrame } from "../dataframe.js";
+import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
+import { InvalidArgumentError } from "../errors.js";
+import { col, Expr, len, outputName, serializeExpr, type ExprNode, type LiteralValue } from "../expr.js";
+import { rowCount } from "../handles.js";
+import { native, type ColumnHandle } from "../native/addon.js";
+import { aggArity, aggregateGroups, hasAggregates, type AggSpec } from "./aggregate.js";
+import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+import { columnIndex, evaluate } from "./select.js";
+
+/** A grouping key: a column name or an expression (named by its output name). */
+export type GroupKey = string | Expr;
+
+/** Options of `DataFrame.groupBy`. */
+export interface GroupByOptions {
+  /** Groups in order of first appearance. Default false: the order is unspecified. */
+  maintainOrder?: boolean;
+  /** Groups sorted by the keys, ascending, nulls last (takes precedence over maintainOrder). */
+  sort?: boolean;
+  /** Drop rows where any key is null (default false: null keys form their own group). */
+  dropNulls?: boolean;
+}
+
+interface Resolved {
+  maintainOrder: boolean;
+  sort: boolean;
+  dropNulls: boolean;
+}
+
+const OPTION_NAMES = ["maintainOrder", "sort", "dropNulls"] as const;
+
+function isOptions(v: unknown): boolean {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Expr);
+}
+
+/** groupBy's arguments: keys (names, Exprs, arrays of them; variadic) and an optional last options object. */
+export function groupByArgs(args: readonly unknown[]): { keys: GroupKey[]; options: Resolved } {
+  const last = args[args.length - 1];
+  const hasOptions = args.length > 1 && (isOptions(last) || last === undefined);
+  const keys = (hasOptions ? args.slice(0, -1) : args).flat() as unknown[];
+  if (keys.length === 0) throw new InvalidArgumentError("groupBy needs at least one key (a column name or an expression)");
+  for (const k of keys) {
+    if (typeof k !== "string" && !(k instanceof Expr)) {
+      throw new InvalidArgumentError(`groupBy keys must be column names or expressions, got ${String(k)}`);
+    }
+  }
+  const o = (hasOptions && last !== undefined ? last : {}) as Record<string, unknown>;
+  for (const name of Object.keys(o)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(name)) {
+      throw new InvalidArgumentError(`groupBy: unknown option "${name}" (options are ${OPTION_NAMES.join(", ")})`);
+    }
+  }
+  const flag = (name: (typeof OPTION_NAMES)[number]): boolean => {
+    const v = o[name] ?? false;
+    if (typeof v !== "boolean") throw new InvalidArgumentError(`groupBy \`${name}\` must be a boolean, got ${String(v)}`);
+    return v;
+  };
+  return { keys: keys as GroupKey[], options: { maintainOrder: flag("maintainOrder"), sort: flag("sort"), dropNulls: flag("dropNulls") } };
+}
+
+/** Disposes every handle (dispose is idempotent). */
+function disposeAll(handles: Iterable<ColumnHandle>): void {
+  for (const h of handles) h.dispose();
+}
+
+/** A frame column by name (shared) or an expression evaluated over every row. */
+function evaluateOver(frame: FrameParts, node: ExprNode): ColumnHandle {
+  if (node.op === "col") return share(frame.columns[columnIndex(frame, node.name as string)] as ColumnHandle);
+  return evaluate(frame, new Expr(node), frame.height);
+}
+
+/** A literal's identity for deduplication (bigint, -0, Date and string kept apart). */
+function literalKey(v: LiteralValue | undefined): string {
+  if (v === undefined) return "u";
+  if (v === null) return "null";
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
+  if (v instanceof Date) return `D${v.getTime()}`;
+  return JSON.stringify(v);
+}
+
+/** A structural key of a subtree: equal keys compute the same column. */
+function nodeKey(node: ExprNode, memo: Map<ExprNode, string>): string {
+  const seen = memo.get(node);
+  if (seen !== undefined) return seen;
+  const parts = [
+    node.op,
+    node.name === undefined ? "" : JSON.stringify(node.name),
+    "value" in node ? literalKey(node.value) : "",
+    String(node.dtype ?? ""),
+    (node.params ?? []).join(","),
+    (node.list ?? []).map(literalKey).join(","),
+    node.agg ? `${node.agg.kind}/${node.agg.ddof}/${node.agg.q}` : "",
+  ];
+  const key = `${parts.join("|")}(${node.args.map((a) => nodeKey(a, memo)).join(";")})`;
+  memo.set(node, key);
+  return key;
+}
+
+/** One distinct aggregation: its kind and options, and its input subtrees. */
+interface Slot {
+  agg: AggSpec;
+  inputs: readonly ExprNode[];
+}
+
+/** The aggregations of agg(), deduplicated, and each output rewritten over the slots. */
+interface Plan {
+  slots: Slot[];
+  outputs: { name: string; node: ExprNode }[];
+}
+
+const slotName = (i: number): string => `__gpudf_agg_${i}`;
+
+/**
+ * Each aggregation node becomes a column reference to its slot (a per-group column); equal
+ * aggregations share a slot. A column read outside any aggregation is refused (it has no single
+ * value per group).
+ */
+function planAggregations(exprs: readonly Expr[]): Plan {
+  const slots: Slot[] = [];
+  const bySignature = new Map<string, number>();
+  const memo = new Map<ExprNode, string>();
+  const outputs = exprs.map((expr) => {
+    const name = expr.outputName;
+    const rewrite = (node: ExprNode): ExprNode => {
+      if (node.op === "agg" && node.agg) {
+        if (node.args.some(hasAggregates)) {
+          throw new InvalidArgumentError(`groupBy().agg: "${name}" nests an aggregation inside another; that is not supported`);
+        }
+        const signature = nodeKey(node, memo);
+        let at = bySignature.get(signature);
+        if (at === undefined) {
+          at = slots.push({ agg: node.agg, inputs: node.args }) - 1;
+          bySignature.set(signature, at);
+        }
+        return { op: "col", args: [], name: slotName(at) };
+      }
+      if (node.op === "col") {
+        throw new InvalidArgumentError(
+          `groupBy().agg: column "${node.name as string}" is used outside an aggregation in "${name}"; ` +
+            `aggregate it (e.g. col("${node.name as string}").first())`,
+        );
+      }
+      const args = node.args.map(rewrite);
+      return args.every((a, i) => a === node.args[i]) ? node : { ...node, args };
+    };
+    return { name, node: rewrite(expr.node) };
+  });
+  return { slots, outputs };
+}
+
+/** A per-group output that is one slot, possibly renamed: shared instead of re-evaluated. */
+function plainSlot(node: ExprNode): string | undefined {
+  const inner = node.op === "alias" ? node.args[0] : node;
+  return inner?.op === "col" ? inner.name : undefined;
+}
+
+/** The dtypes a shortcut's kind accepts (others are skipped by the shortcut). */
+function shortcutAccepts(kind: "sum" | "mean" | "min" | "max" | "count", dtype: DType): boolean {
+  if (kind === "sum" || kind === "mean") return valueKindOf(dtype) === "number" || dtype === "bool";
+  return true;
+}
+
+/**
+ * Rows of a frame grouped by keys; `agg` (or a shortcut) turns each group into one row.
+ * Made by `DataFrame.groupBy`; it holds the frame, not a copy, and groups on each call.
+ *
+ * @example
+ * import { col, len } from "gpudf";
+ * df.groupBy("city").agg(col("fare").sum(), col("fare").mean().alias("avg"), len());
+ */
+export class GroupBy {
+  readonly #frame: () => FrameParts;
+  readonly #wrap: (result: FrameResult) => DataFrame;
+  readonly #keys: readonly GroupKey[];
+  readonly #options: Resolved;
+
+  /** @internal Use DataFrame.groupBy. */
+  constructor(frame: () => FrameParts, wrap: (result: FrameResult) => DataFrame, args: readonly unknown[]) {
+    const { keys, options } = groupByArgs(args);
+    this.#frame = frame;
+    this.#wrap = wrap;
+    this.#keys = keys;
+    this.#options = options;
+  }
+
+  /** Key names, in order (column names, or the expressions' output names). */
+  #keyNames(): string[] {
+    return this.#keys.map((k) => (typeof k === "string" ? k : k.outputName));
+  }
+
+  /** The evaluated key columns (owned), each of the frame's height. */
+  #keyColumns(frame: FrameParts): ColumnHandle[] {
+    const made: ColumnHandle[] = [];
+    return disposeOnError(made, () => {
+      for (const k of this.#keys) made.push(evaluateOver(frame, typeof k === "string" ? col(k).node : k.node));
+      return made;
+    });
+  }
+
+  /**
+   * Groups the frame, then runs `body` with the frame, the evaluated keys and the groups;
+   * everything made here is released afterwards. `body`'s result is sorted by its first
+   * `keyCount` columns when `sort` is set.
+   */
+  #grouped(body: (frame: FrameParts, keys: ColumnHandle[], g: { groups: ColumnHandle; firstRows: ColumnHandle; count: number }) => FrameResult): DataFrame {
+    const frame = this.#frame();
+    const keyNames = this.#keyNames();
+    checkUniqueNames(keyNames, " among the groupBy keys; use alias()");
+    const keys = this.#keyColumns(frame);
+    try {
+      const { dropNulls, maintainOrder, sort } = this.#options;
+      const g = native.groupRows(keys, dropNulls, maintainOrder && !sort);
+      try {
+        const result = body(frame, keys, g);
+        if (!sort) return this.#wrap(result);
+        try {
+          const sortKeys = result.columns.slice(0, keys.length);
+          const flags = sortKeys.map(() => false);
+          const sorted = native.sortTable(result.columns, sortKeys, flags, flags.map(() => true));
+          return this.#wrap({ names: result.names, columns: sorted });
+        } finally {
+          disposeAll(result.columns);
+        }
+      } finally {
+        g.groups.dispose();
+        g.firstRows.dispose();
+      }
+    } finally {
+      disposeAll(keys);
+    }
+  }
+
+  /**
+   * One row per group: the key columns, then one column per expression. Each expression is an
+   * aggregation (`col("v").sum()`, `len()`, `corr("a", "b")`, …) or an expression over
+   * aggregations and literals (`col("v1").max().sub(col("v2").min())`); a column used outside
+   * an aggregation is an InvalidArgumentError. Names as Polars: the alias, else the leftmost
+   * input column's name ("len" for len()). Equal aggregations are computed once.
+   *
+   * @example
+   * import { col, corr, len } from "gpudf";
+   * df.groupBy("id1", "id2").agg(
+   *   col("v1").sum(),
+   *   col("v3").mean().alias("v3_mean"),
+   *   col("v1").max().sub(col("v2").min()).alias("range"),
+   *   corr("v1", "v2").pow(2).alias("r2"),
+   *   len(),
+   * );
+   */
+  agg(...exprs: (Expr | readonly Expr[])[]): DataFrame {
+    const flat = exprs.flat() as unknown[];
+    for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("groupBy().agg expects expressions");
+    const plan = planAggregations(flat as Expr[]);
+    checkUniqueNames([...this.#keyNames(), ...plan.outputs.map((o) => o.name)], "; use alias()");
+    return this.#grouped((frame, keys, { groups, firstRows, count }) => {
+      const inputs = new Map<string, ColumnHandle>();
+      const perGroup: ColumnHandle[] = [];
+      const out: ColumnHandle[] = [];
+      try {
+        const memo = new Map<ExprNode, string>();
+        const input = (node: ExprNode): ColumnHandle => {
+          const key = nodeKey(node, memo);
+          let h = inputs.get(key);
+          if (h === undefined) {
+            h = evaluateOver(frame, node);
+            inputs.set(key, h);
+          }
+          return h;
+        };
+        for (const slot of plan.slots) {
+          const args = slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input);
+          perGroup.push(aggregateGroups(slot.agg, args, groups, count));
+        }
+        disposeAll(inputs.values());
+        inputs.clear();
+        return disposeOnError(out, () => {
+          out.push(...native.take(keys, firstRows, frame.height));
+          const names = plan.slots.map((_, i) => slotName(i));
+          for (const o of plan.outputs) {
+            const slot = plainSlot(o.node);
+            out.push(
+              slot !== undefined
+                ? share(perGroup[names.indexOf(slot)] as ColumnHandle)
+                : native.evalExpr(serializeExpr(o.node), names, perGroup, count),
+            );
+          }
+          return { names: [...this.#keyNames(), ...plan.outputs.map((o) => o.name)], columns: out };
+        });
+      } finally {
+        disposeAll(inputs.values());
+        disposeAll(perGroup);
+      }
+    });
+  }
+
+  /** Every non-key column aggregated by `kind` (columns of dtypes it does not take are skipped). */
+  #allColumns(kind: "sum" | "mean" | "min" | "max" | "count"): DataFrame {
+    const frame = this.#frame();
+    const keyNames = new Set(this.#keyNames());
+    const exprs = frame.names
+      .filter((n, i) => !keyNames.has(n) && shortcutAccepts(kind, dtypeOfId((frame.columns[i] as ColumnHandle).typeId)))
+      .map((n) => col(n)[kind]());
+    return this.agg(exprs);
+  }
+
+  /**
+   * The sum of every non-key numeric or bool column per group (other dtypes are left out).
+   *
+   * @example
+   * df.groupBy("city").sum();
+   */
+  sum(): DataFrame {
+    return this.#allColumns("sum");
+  }
+
+  /**
+   * The mean of every non-key numeric or bool column per group (other dtypes are left out).
+   *
+   * @example
+   * df.groupBy("city").mean();
+   */
+  mean(): DataFrame {
+    return this.#allColumns("mean");
+  }
+
+  /**
+   * The smallest value of every non-key column per group.
+   *
+   * @example
+   * df.groupBy("city").min();
+   */
+  min(): DataFrame {
+    return this.#allColumns("min");
+  }
+
+  /**
+   * The largest value of every non-key column per group.
+   *
+   * @example
+   * df.groupBy("city").max();
+   */
+  max(): DataFrame {
+    return this.#allColumns("max");
+  }
+
+  /**
+   * The number of non-null values of every non-key column per group (int64).
+   *
+   * @example
+   * df.groupBy("city").count();
+   */
+  count(): DataFrame {
+    return this.#allColumns("count");
+  }
+
+  /**
+   * The number of rows per group, in a column named "len" (int64).
+   *
+   * @example
+   * df.groupBy("city").len();
+   */
+  len(): DataFrame {
+    return this.agg(len());
+  }
+
+  /** The first/last n rows of each group: keys first, then the other columns. */
+  #rows(n: number, fromEnd: boolean): DataFrame {
+    rowCount(n);
+    return this.#grouped((frame, keys, { groups, count }) => {
+      const keyNames = this.#keyNames();
+      const keySet = new Set(keyNames);
+      const rest = frame.names.map((name, i) => ({ name, h: frame.columns[i] as ColumnHandle })).filter((c) => !keySet.has(c.name));
+      const rows = native.groupHeadRows(groups, count, n, fromEnd);
+      try {
+        const columns = native.take([...keys, ...rest.map((c) => c.h)], rows, frame.height);
+        return { names: [...keyNames, ...rest.map((c) => c.name)], columns };
+      } finally {
+        rows.dispose();
+      }
+    });
+  }
+
+  /**
+   * The first n rows of each group, in the frame's order: the key columns, then the other
+   * columns. Rows come grouped (a group's rows together, in frame order); the groups follow the
+   * groupBy order (unspecified unless `maintainOrder` or `sort`).
+   *
+   * @example
+   * // the two largest v3 per id6
+   * df.sort("v3", { descending: true }).groupBy("id6", { maintainOrder: true }).head(2);
+   */
+  head(n = 5): DataFrame {
+    return this.#rows(n, false);
+  }
+
+  /**
+   * The last n rows of each group, in the frame's order (see head).
+   *
+   * @example
+   * df.groupBy("user").tail(1); // each user's last row
+   */
+  tail(n = 5): DataFrame {
+    return this.#rows(n, true);
+  }
+}
