@@ -120,6 +120,22 @@ describe("readCSV: parsing", () => {
     expect(s.getColumn("v").toArray().slice(-3)).toEqual(["149", "2.5", "abc"]);
   });
 
+  it("large_utf8 by dtypes keeps 64-bit offsets; strings with nulls across many parse tasks, from a file", () => {
+    const rows = Array.from({ length: 20_011 }, (_, i) => (i % 7 === 0 ? "" : `v${i}é`));
+    const text = ["s,t", ...rows.map((r, i) => `${r},${i % 3 === 0 ? "" : "x".repeat(i % 5)}`)].join("\n");
+    const want = rows.map((r) => (r === "" ? null : r));
+    const big = readCSVSync(buf(text), { dtypes: { s: "large_utf8" } });
+    expect(big.dtypes).toEqual(["large_utf8", "utf8"]);
+    expect(big.getColumn("s").toArray()).toEqual(want);
+    const dir = mkdtempSync(join(tmpdir(), "gpudf-csv-"));
+    const path = join(dir, "strings.csv");
+    writeFileSync(path, text);
+    const fromFile = readCSVSync(path);
+    expect(fromFile.getColumn("s").toArray()).toEqual(want);
+    expect(fromFile.getColumn("t").toArray()).toEqual(rows.map((_, i) => (i % 3 === 0 ? null : "x".repeat(i % 5) || null)));
+    rmSync(dir, { recursive: true });
+  });
+
   it("int64 beyond 2^53 stays exact", () => {
     const df = readCSVSync(buf("a\n9007199254740993\n-9223372036854775808\n9223372036854775807\n"));
     expect(df.getColumn("a").toArray()).toEqual([9007199254740993n, -(2n ** 63n), 2n ** 63n - 1n]);
@@ -277,6 +293,35 @@ describe("differential: csv-parse as the reference", () => {
       });
     });
   }
+});
+
+describe("row splitting across parallel chunks (1 MiB and up)", () => {
+  it("a quoted field longer than a chunk, quote-free chunks, CRLF, empty lines, no final newline", () => {
+    const plain = (from: number, n: number) => Array.from({ length: n }, (_, i) => `${from + i},plain${i % 97},${(i * 0.5).toFixed(1)}`);
+    const longField = `"${"line of text, with a comma\n".repeat(100_000)}end"`; // ~2.8 MB, no quote inside
+    const text = [
+      "id,s,v",
+      ...plain(0, 30_000),
+      `30000,${longField},1.5`,
+      "",
+      ...plain(30_001, 30_000).map((l, i) => (i % 1000 === 0 ? `${l}\r` : l)),
+      '60001,"quoted ""twice"" here",2.5',
+      "60002,last,3.5",
+    ].join("\n");
+    const reference = parse(text, { columns: false, skip_empty_lines: true }) as string[][];
+    const df = readCSVSync(buf(text), { dtypes: { id: "int64", s: "utf8", v: "float64" } });
+    expect(df.height).toBe(reference.length - 1);
+    expect(df.height).toBe(60_003);
+    const ids = df.getColumn("id").toArray();
+    const strs = df.getColumn("s").toArray();
+    const vs = df.getColumn("v").toArray();
+    reference.slice(1).forEach((row, r) => {
+      if (ids[r] !== BigInt(row[0]!) || strs[r] !== row[1] || vs[r] !== Number(row[2])) {
+        expect([r, ids[r], strs[r], vs[r]]).toEqual([r, BigInt(row[0]!), row[1], Number(row[2])]);
+      }
+    });
+    expect((strs[30_000] as string).length).toBe("line of text, with a comma\n".length * 100_000 + 3);
+  });
 });
 
 describe("readCSV with Series and frames built from it", () => {

@@ -95,3 +95,52 @@ describe("dropNulls and fillNull", () => {
     expect(() => df.fillNull({ nope: 1 })).toThrow(expect.objectContaining({ code: "ERR_COLUMN_NOT_FOUND" }));
   });
 });
+
+// The CPU interpreter fuses "column OP literal" for integer-lane and string columns (the column
+// is read straight from its buffers): these pin its results to a JS reference, with nulls, a
+// slice whose offset is not a multiple of 8, several blocks, and a column that an unfused node
+// reads too.
+describe("column-vs-literal comparisons (fused on the CPU)", () => {
+  const n = 10_007;
+  const ints = Array.from({ length: n }, (_, i) => (i % 13 === 0 ? null : ((i * 7919) % 201) - 100));
+  const strs = Array.from({ length: n }, (_, i) =>
+    i % 11 === 0 ? null : ["x", "", "héllo", "xy", "a much longer string value", "X"][(i * 31) % 6] as string,
+  );
+  const frame = new DataFrame({ a: new Series("a", ints, "int32"), b: new Series("b", ints, "int64"), s: strs });
+  const cases: [string, (v: number) => boolean, (e: ReturnType<typeof col>) => ReturnType<typeof col>][] = [
+    ["eq", (v) => v === 7, (e) => e.eq(7)],
+    ["neq", (v) => v !== 7, (e) => e.neq(7)],
+    ["lt", (v) => v < -3, (e) => e.lt(-3)],
+    ["lte", (v) => v <= -3, (e) => e.lte(-3)],
+    ["gt", (v) => v > 50, (e) => e.gt(50)],
+    ["gte", (v) => v >= 50, (e) => e.gte(50)],
+  ];
+  for (const [offset, len] of [[0, n], [3, n - 40]] as const) {
+    const df = frame.slice(offset, len);
+    const rows = ints.slice(offset, offset + len);
+    const srows = strs.slice(offset, offset + len);
+    for (const [name, ref, make] of cases) {
+      it(`int32 and int64 ${name} at offset ${offset}`, () => {
+        const want = rows.map((v) => (v === null ? null : ref(v)));
+        expect(df.select(make(col("a")).alias("r")).getColumn("r").toArray()).toEqual(want);
+        expect(df.select(make(col("b")).alias("r")).getColumn("r").toArray()).toEqual(want);
+      });
+    }
+    for (const needle of ["x", "", "héllo", "a much longer string value"]) {
+      it(`utf8 eq / neq ${JSON.stringify(needle)} at offset ${offset}`, () => {
+        expect(df.select(col("s").eq(needle).alias("r")).getColumn("r").toArray()).toEqual(
+          srows.map((v) => (v === null ? null : v === needle)),
+        );
+        expect(df.select(col("s").neq(needle).alias("r")).getColumn("r").toArray()).toEqual(
+          srows.map((v) => (v === null ? null : v !== needle)),
+        );
+      });
+    }
+    it(`a column read by a fused and an unfused node at offset ${offset}`, () => {
+      const got = df.filter(col("a").gt(0).and(col("a").add(1).lt(40)).and(col("s").eq("x"))).getColumn("a").toArray();
+      const want = rows.filter((v, i) => v !== null && v > 0 && v + 1 < 40 && srows[i] === "x");
+      expect(got).toEqual(want);
+      expect(want.length).toBeGreaterThan(0);
+    });
+  }
+});

@@ -121,6 +121,12 @@ struct Source {
     data = mapped->data();
     size = mapped->size();
   }
+  /// Lets the parser drop the pages of a mapped file it has parsed (nothing for a Buffer).
+  csv::ReleaseFn release() const {
+    if (!mapped) return {};
+    const csv::MappedFile* m = mapped.get();
+    return [m](int64_t b, int64_t e) { m->release(b, e); };
+  }
 };
 
 /// What a finished read hands back to the JS thread.
@@ -176,7 +182,7 @@ class CsvWorker : public Napi::AsyncWorker {
           });
         };
       }
-      result_ = csv::read_csv(source_.data, source_.size, options_, device_, report);
+      result_ = csv::read_csv(source_.data, source_.size, options_, device_, report, source_.release());
     } catch (...) {
       error_ = std::current_exception();
     }
@@ -228,7 +234,7 @@ Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
     Source source(info[0]);
     csv::CsvOptions options = parse_options(info[1]);
     source.load();
-    csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env));
+    csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env), {}, source.release());
     return wrap_result(env, result);
   });
 }

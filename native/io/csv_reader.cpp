@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <type_traits>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -151,7 +152,8 @@ struct OutColumn {
   bool explicit_type = false;
   BufferPtr values;                          // fixed width
   std::vector<uint8_t> valid_bits;           // one bit per row
-  std::vector<int64_t> lengths;              // strings: byte length per row
+  BufferPtr offsets;                         // strings: the final offsets; lengths while parsing
+  int64_t offset_width = 4;                  // strings: 4 or 8 bytes per offset
   std::vector<std::string> chunk_bytes;      // strings: bytes per task
   std::atomic<int64_t> failed_row{-1};       // first row whose value broke the type
   std::atomic<int64_t> nulls{0};
@@ -171,6 +173,36 @@ struct Failure {
     }
   }
 };
+
+void put_length(OutColumn& c, int64_t row, int64_t len) {
+  if (c.offset_width == 4) reinterpret_cast<int32_t*>(c.offsets->data())[row] = int32_t(len);
+  else reinterpret_cast<int64_t*>(c.offsets->data())[row] = len;
+}
+
+/// Turns the per-row lengths in c.offsets into offsets, in place (an exclusive prefix sum).
+BufferPtr lengths_to_offsets(OutColumn& c, int64_t nrows) {
+  auto scan = [&](auto* o) {
+    int64_t pos = 0;
+    for (int64_t r = 0; r < nrows; ++r) {
+      const int64_t len = int64_t(o[r]);
+      o[r] = static_cast<std::remove_reference_t<decltype(*o)>>(pos);
+      pos += len;
+    }
+    o[nrows] = static_cast<std::remove_reference_t<decltype(*o)>>(pos);
+  };
+  if (c.offset_width == 4) scan(reinterpret_cast<int32_t*>(c.offsets->data()));
+  else scan(reinterpret_cast<int64_t*>(c.offsets->data()));
+  return std::move(c.offsets);
+}
+
+/// int64 offsets copied to int32 (the caller checked the last one fits).
+BufferPtr narrow_offsets(const BufferPtr& wide, int64_t nrows) {
+  BufferPtr out = Buffer::allocate(cpu_device(), size_t((nrows + 1) * 4));
+  const int64_t* w = reinterpret_cast<const int64_t*>(wide->data());
+  int32_t* n = reinterpret_cast<int32_t*>(out->data());
+  for (int64_t r = 0; r <= nrows; ++r) n[r] = int32_t(w[r]);
+  return out;
+}
 
 std::string col_label(const OutColumn& c) {
   return "column " + std::to_string(c.source + 1) + " (\"" + c.name + "\")";
@@ -200,12 +232,19 @@ MappedFile::MappedFile(const std::string& path) {
   }
 }
 
+void MappedFile::release(int64_t begin, int64_t end) const {
+  static const int64_t page = ::sysconf(_SC_PAGESIZE);
+  const int64_t b = (std::max<int64_t>(begin, 0) + page - 1) / page * page;
+  const int64_t e = std::min(end, size_) / page * page;
+  if (data_ && e > b) ::madvise(const_cast<char*>(data_) + b, size_t(e - b), MADV_DONTNEED);
+}
+
 MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_t(size_));
 }
 
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& target,
-                   const ProgressFn& progress) {
+                   const ProgressFn& progress, const ReleaseFn& parsed) {
   GPUDF_EXPECTS(o.sep != '\n' && o.sep != '\r' && o.sep != o.quote, InvalidArgument,
                 "sep must differ from the quote character and from line breaks");
   GPUDF_EXPECTS(o.skip_rows >= 0, InvalidArgument, "skipRows must be >= 0");
@@ -307,8 +346,10 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
       c.nulls = 0;
       c.valid_bits.assign(size_t((nrows + 7) / 8), 0);
       if (is_string(c.type)) {
+        // Every string's bytes come from the input, so 32-bit offsets hold any input under 2 GiB.
         c.values.reset();
-        c.lengths.assign(size_t(nrows), 0);
+        c.offset_width = (c.type == TypeId::LargeUtf8 || size > std::numeric_limits<int32_t>::max()) ? 8 : 4;
+        c.offsets = Buffer::allocate(cpu_device(), size_t((nrows + 1) * c.offset_width));
         c.chunk_bytes.assign(size_t(tasks), std::string());
       } else {
         c.values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(c.type)));
@@ -337,15 +378,20 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
             OutColumn& c = cols[j];
             if (c.source >= int64_t(fs.size()) || is_null(fs[size_t(c.source)], o)) {
               c.nulls.fetch_add(1, std::memory_order_relaxed);
-              // Values under nulls are zero (never stale memory).
+              // Values under nulls are zero (never stale memory); a null string is empty.
               if (!is_string(c.type)) std::memset(c.values->data() + r * value_width(c.type), 0, size_t(value_width(c.type)));
+              else put_length(c, r, 0);
               continue;
             }
             const Field& f = fs[size_t(c.source)];
             bool ok;
             if (is_string(c.type)) {
-              c.chunk_bytes[size_t(t)].append(f.text);
-              c.lengths[size_t(r)] = int64_t(f.text.size());
+              std::string& bytes = c.chunk_bytes[size_t(t)];
+              if (bytes.capacity() == 0) {  // at most the task's span: no regrowth copies
+                bytes.reserve(size_t(rows.end[size_t(first_data + r1 - 1)] - rows.begin[size_t(src_row)]));
+              }
+              bytes.append(f.text);
+              put_length(c, r, int64_t(f.text.size()));
               ok = true;
             } else {
               ok = type_dispatch(c.type, FixedWriter{}, f.text, o, c.values->data(), r);
@@ -359,8 +405,10 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
             }
           }
         }
+        const int64_t b0 = rows.begin[size_t(first_data + r0)], b1 = rows.end[size_t(first_data + r1 - 1)];
+        if (parsed) parsed(b0, b1);
         if (progress) {
-          int64_t done = bytes_done.fetch_add(rows.end[size_t(first_data + r1 - 1)] - rows.begin[size_t(first_data + r0)]);
+          int64_t done = bytes_done.fetch_add(b1 - b0);
           progress(size / 4 + (done * 3) / 4, size);
         }
       }
@@ -388,6 +436,8 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
   }
 
   // Assemble columns on the host, then hand them to the target device.
+  std::vector<int64_t>().swap(rows.begin);
+  std::vector<int64_t>().swap(rows.end);
   CsvResult result;
   for (OutColumn& c : cols) {
     const int64_t nulls = c.nulls.load();
@@ -401,18 +451,13 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
     if (is_string(c.type)) {
       int64_t total = 0;
       for (const auto& s : c.chunk_bytes) total += int64_t(s.size());
-      TypeId t = (c.type == TypeId::Utf8 && total > std::numeric_limits<int32_t>::max()) ? TypeId::LargeUtf8 : c.type;
-      const int64_t ow = offset_width(t);
-      BufferPtr offsets = Buffer::allocate(cpu_device(), size_t((nrows + 1) * ow));
-      BufferPtr bytes = Buffer::allocate(cpu_device(), size_t(total));
-      int64_t pos = 0;
-      for (int64_t r = 0; r < nrows; ++r) {
-        if (ow == 4) reinterpret_cast<int32_t*>(offsets->data())[r] = int32_t(pos);
-        else reinterpret_cast<int64_t*>(offsets->data())[r] = pos;
-        pos += c.lengths[size_t(r)];
+      BufferPtr offsets = lengths_to_offsets(c, nrows);
+      TypeId t = c.type;
+      if (c.offset_width == 8 && t == TypeId::Utf8) {
+        if (total > std::numeric_limits<int32_t>::max()) t = TypeId::LargeUtf8;
+        else offsets = narrow_offsets(offsets, nrows);
       }
-      if (ow == 4) reinterpret_cast<int32_t*>(offsets->data())[nrows] = int32_t(pos);
-      else reinterpret_cast<int64_t*>(offsets->data())[nrows] = pos;
+      BufferPtr bytes = Buffer::allocate(cpu_device(), size_t(total));
       int64_t at = 0;
       for (auto& s : c.chunk_bytes) {
         if (!s.empty()) std::memcpy(bytes->data() + at, s.data(), s.size());

@@ -47,10 +47,14 @@ struct CsvResult {
 /// Called with (bytes done, bytes total) as work progresses; may be called from any thread.
 using ProgressFn = std::function<void(int64_t, int64_t)>;
 
+/// Called with byte ranges [begin, end) of the input the parser has finished reading (it may
+/// still read them again, e.g. to re-parse a widened column: a release must keep them readable).
+using ReleaseFn = std::function<void(int64_t, int64_t)>;
+
 /// Parses `size` bytes of CSV text. Throws Error(CsvParse) naming the line and column for bad
 /// input, InvalidArgument for bad options.
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& options, Device& target,
-                   const ProgressFn& progress = {});
+                   const ProgressFn& progress = {}, const ReleaseFn& parsed = {});
 
 /// A whole file mapped read-only into memory (unmapped on destruction).
 class MappedFile {
@@ -62,6 +66,9 @@ class MappedFile {
   MappedFile& operator=(const MappedFile&) = delete;
   const char* data() const { return data_; }
   int64_t size() const { return size_; }
+  /// Drops the resident pages wholly inside [begin, end) (they read back from the file if
+  /// touched again), so a large file does not stay resident after it was parsed.
+  void release(int64_t begin, int64_t end) const;
 
  private:
   const char* data_ = nullptr;

@@ -24,6 +24,17 @@ int64_t body_start(const char* data, int64_t size, int64_t skip) {
   return pos;
 }
 
+/// Position of the first `ch` in data[p, e), or e. Fields are mostly short: a plain loop over
+/// the first bytes, memchr beyond.
+inline int64_t find_byte(const char* data, int64_t p, int64_t e, char ch) {
+  const int64_t stop = std::min(e, p + 16);
+  for (; p < stop; ++p)
+    if (data[p] == ch) return p;
+  if (p == e) return e;
+  const void* hit = std::memchr(data + p, ch, size_t(e - p));
+  return hit ? static_cast<const char*>(hit) - data : e;
+}
+
 /// Where the unterminated quoted field that runs to the end of the data begins.
 int64_t open_quote_position(const char* data, int64_t from, int64_t size, char quote) {
   bool inside = false;
@@ -50,14 +61,15 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
   const int64_t chunk = std::max(kMinChunk, body / (int64_t(pool.size()) * 4) + 1);
   const int64_t nchunks = body > 0 ? (body + chunk - 1) / chunk : 0;
 
-  // Pass 1: quote parity per chunk, so every chunk knows whether it starts inside quotes.
-  std::vector<uint8_t> odd(static_cast<size_t>(nchunks), 0);
+  // Pass 1: quotes per chunk, so every chunk knows whether it starts inside quotes (parity) and
+  // whether it has any quote at all (then newlines are found with memchr).
+  std::vector<int64_t> quotes(static_cast<size_t>(nchunks), 0);
   if (quote) {
     pool.parallel_for(nchunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         const char* b = data + start + c * chunk;
         const char* e = data + std::min(size, start + (c + 1) * chunk);
-        odd[size_t(c)] = static_cast<uint8_t>(std::count(b, e, quote) & 1);
+        quotes[size_t(c)] = std::count(b, e, quote);
       }
     });
   }
@@ -65,7 +77,7 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
   uint8_t state = 0;
   for (int64_t c = 0; c < nchunks; ++c) {
     inside[size_t(c)] = state;
-    state ^= odd[size_t(c)];
+    state ^= uint8_t(quotes[size_t(c)] & 1);
   }
   if (state) {
     int64_t at = open_quote_position(data, start, size, quote);
@@ -78,8 +90,18 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
     for (int64_t c = c0; c < c1; ++c) {
       int64_t b = start + c * chunk;
       int64_t e = std::min(size, b + chunk);
-      bool in = inside[size_t(c)] != 0;
       auto& out = newlines[size_t(c)];
+      out.reserve(size_t((e - b) / 32));
+      if (quotes[size_t(c)] == 0 && !inside[size_t(c)]) {
+        for (const char* p = data + b; p < data + e;) {
+          const void* nl = std::memchr(p, '\n', size_t(data + e - p));
+          if (!nl) break;
+          out.push_back(static_cast<const char*>(nl) - data);
+          p = static_cast<const char*>(nl) + 1;
+        }
+        continue;
+      }
+      bool in = inside[size_t(c)] != 0;
       for (int64_t i = b; i < e; ++i) {
         char ch = data[i];
         if (ch == quote && quote) in = !in;
@@ -88,30 +110,63 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
     }
   });
 
-  Rows rows;
-  int64_t total = 1;
-  for (auto& v : newlines) total += static_cast<int64_t>(v.size());
-  rows.begin.reserve(size_t(total));
-  rows.end.reserve(size_t(total));
-  const std::string& comment = options.comment_prefix;
-  auto add = [&](int64_t b, int64_t e) {
-    if (e > b && data[e - 1] == '\r') --e;
-    if (e <= b) return;  // empty line
-    if (!comment.empty() && e - b >= int64_t(comment.size()) &&
-        std::memcmp(data + b, comment.data(), comment.size()) == 0)
-      return;
-    rows.begin.push_back(b);
-    rows.end.push_back(e);
-  };
-  int64_t row_start = start;
-  for (auto& v : newlines) {
-    for (int64_t nl : v) {
-      add(row_start, nl);
-      row_start = nl + 1;
-    }
-    std::vector<int64_t>().swap(v);
+  // Pass 3: rows per chunk in parallel (a chunk's first row starts after the last newline of an
+  // earlier chunk), empty and comment lines dropped, then concatenated.
+  std::vector<int64_t> row_start(static_cast<size_t>(nchunks), start);
+  int64_t tail_start = start;  // after the last newline outside quotes
+  for (int64_t c = 0; c < nchunks; ++c)
+    if (!newlines[size_t(c)].empty()) tail_start = newlines[size_t(c)].back() + 1;
+  for (int64_t c = 1, last = start; c < nchunks; ++c) {
+    if (!newlines[size_t(c - 1)].empty()) last = newlines[size_t(c - 1)].back() + 1;
+    row_start[size_t(c)] = last;
   }
-  add(row_start, size);
+  const std::string& comment = options.comment_prefix;
+  auto keep = [&](int64_t b, int64_t& e) {
+    if (e > b && data[e - 1] == '\r') --e;
+    if (e <= b) return false;  // empty line
+    return comment.empty() || e - b < int64_t(comment.size()) ||
+           std::memcmp(data + b, comment.data(), comment.size()) != 0;
+  };
+  // Each chunk's newlines become its rows' ends, in place; begins go beside them.
+  std::vector<std::vector<int64_t>> begins(static_cast<size_t>(nchunks));
+  pool.parallel_for(nchunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      auto& ends = newlines[size_t(c)];
+      auto& bs = begins[size_t(c)];
+      bs.reserve(ends.size());
+      int64_t b = row_start[size_t(c)];
+      size_t k = 0;
+      for (int64_t nl : ends) {
+        int64_t e = nl;
+        if (keep(b, e)) {
+          bs.push_back(b);
+          ends[k++] = e;
+        }
+        b = nl + 1;
+      }
+      ends.resize(k);
+    }
+  });
+  Rows rows;
+  std::vector<int64_t> at(static_cast<size_t>(nchunks) + 1, 0);
+  for (int64_t c = 0; c < nchunks; ++c) at[size_t(c) + 1] = at[size_t(c)] + int64_t(begins[size_t(c)].size());
+  const int64_t total = at[size_t(nchunks)];
+  rows.begin.resize(size_t(total));
+  rows.end.resize(size_t(total));
+  pool.parallel_for(nchunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      std::copy(begins[size_t(c)].begin(), begins[size_t(c)].end(), rows.begin.begin() + at[size_t(c)]);
+      std::copy(newlines[size_t(c)].begin(), newlines[size_t(c)].end(), rows.end.begin() + at[size_t(c)]);
+      std::vector<int64_t>().swap(begins[size_t(c)]);
+      std::vector<int64_t>().swap(newlines[size_t(c)]);
+    }
+  });
+  // The last row, when the data does not end with a newline.
+  int64_t e = size;
+  if (tail_start < size && keep(tail_start, e)) {
+    rows.begin.push_back(tail_start);
+    rows.end.push_back(e);
+  }
   return rows;
 }
 
@@ -165,10 +220,9 @@ bool split_fields(const char* data, int64_t b, int64_t e, const CsvOptions& opti
       }
       continue;
     }
-    const void* hit = std::memchr(data + p, sep, size_t(e - p));
-    int64_t f = hit ? static_cast<const char*>(hit) - data : e;
+    const int64_t f = find_byte(data, p, e, sep);
     out.push_back({std::string_view(data + p, size_t(f - p)), false});
-    if (!hit) return true;
+    if (f == e) return true;
     p = f + 1;
     if (p == e) {
       out.push_back({std::string_view(), false});

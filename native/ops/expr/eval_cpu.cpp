@@ -79,6 +79,107 @@ void compare_block(const Slot* a, const uint8_t* va, Lane la, const Slot* b, con
   }
 }
 
+/// Which nodes a block fuses: a comparison of a column with a non-null literal of the same
+/// integer lane (any op) or string lane (eq / neq) reads the column straight from its buffers;
+/// its Column and Literal operands are then skipped when nothing else reads them.
+struct Fusion {
+  std::vector<uint8_t> fused, skip;
+};
+
+bool fusable_compare(const ProgramView& view, const Node& nd) {
+  if (nd.op < Op::Eq || nd.op > Op::Gte) return false;
+  const Node& a = view.nodes[nd.arg[0]];
+  const Node& b = view.nodes[nd.arg[1]];
+  if (a.op != Op::Column || b.op != Op::Literal || b.p1 != 0) return false;
+  const Lane la = lane_of(a.type), lb = lane_of(b.type);
+  if (la != lb) return false;
+  return la == Lane::Int || (la == Lane::String && (nd.op == Op::Eq || nd.op == Op::Neq));
+}
+
+Fusion plan_fusion(const ProgramView& view) {
+  const int32_t nn = view.num_nodes;
+  Fusion f{std::vector<uint8_t>(size_t(nn), 0), std::vector<uint8_t>(size_t(nn), 0)};
+  std::vector<int32_t> uses(size_t(nn), 0), fused_uses(size_t(nn), 0);
+  for (int32_t j = 0; j < nn; ++j) {
+    const Node& nd = view.nodes[j];
+    f.fused[size_t(j)] = fusable_compare(view, nd);
+    for (int32_t k : nd.arg) {
+      if (k < 0) continue;
+      ++uses[size_t(k)];
+      fused_uses[size_t(k)] += f.fused[size_t(j)];
+    }
+  }
+  for (int32_t k = 0; k + 1 < nn; ++k) {
+    const Op op = view.nodes[k].op;
+    f.skip[size_t(k)] = (op == Op::Column || op == Op::Literal) && uses[size_t(k)] > 0 &&
+                        uses[size_t(k)] == fused_uses[size_t(k)];
+  }
+  return f;
+}
+
+template <Op O>
+inline bool holds(int64_t x, int64_t lit) {
+  return O == Op::Eq ? x == lit : O == Op::Neq ? x != lit : O == Op::Lt ? x < lit
+       : O == Op::Lte ? x <= lit : O == Op::Gt ? x > lit : x >= lit;
+}
+
+/// A fused column-vs-literal comparison over one block (rules as compare_block: null when the
+/// column value is null, result 0 there).
+struct CompareColumnLiteral {
+  template <TypeId T, Op O>
+  static void typed(const ColumnView& c, int64_t begin, int64_t count, const Slot& lit, Slot* out,
+                    uint8_t* ok) {
+    using S = storage_t<T>;
+    if constexpr (is_string(T)) {
+      using Off = typename S::offset_type;
+      const Off* o = c.string_offsets<Off>() + begin;
+      const char* d = reinterpret_cast<const char*>(c.data);
+      for (int64_t r = 0; r < count; ++r) {
+        const int64_t len = int64_t(o[r + 1] - o[r]);
+        bool eq = len == lit.n;
+        if (eq && len <= 16) {  // short keys: inline bytes, no memcmp call per row
+          for (int64_t b = 0; b < len; ++b) eq &= d[o[r] + b] == lit.s[b];
+        } else if (eq) {
+          eq = std::memcmp(d + o[r], lit.s, size_t(len)) == 0;
+        }
+        out[r].i = O == Op::Eq ? eq : !eq;
+        out[r].n = 0;
+      }
+    } else {
+      const S* v = c.values<S>() + begin;
+      const int64_t l = lit.i;
+      for (int64_t r = 0; r < count; ++r) {
+        out[r].i = holds<O>(int64_t(v[r]), l);
+        out[r].n = 0;
+      }
+    }
+    if (c.validity == nullptr) {
+      std::memset(ok, 1, size_t(count));
+    } else {
+      for (int64_t r = 0; r < count; ++r) {
+        ok[r] = bit_is_set(c.validity, c.offset + begin + r);
+        out[r].i &= ok[r];
+      }
+    }
+  }
+  template <TypeId T>
+  void operator()(Op op, const ColumnView& c, int64_t begin, int64_t count, const Slot& lit, Slot* out,
+                  uint8_t* ok) const {
+    if constexpr (std::is_floating_point_v<storage_t<T>> || T == TypeId::UInt64) {
+      GPUDF_FAIL(Internal, "fused comparison on a non-integer lane");
+    } else {
+      switch (op) {
+        case Op::Eq: typed<T, Op::Eq>(c, begin, count, lit, out, ok); break;
+        case Op::Neq: typed<T, Op::Neq>(c, begin, count, lit, out, ok); break;
+        case Op::Lt: typed<T, Op::Lt>(c, begin, count, lit, out, ok); break;
+        case Op::Lte: typed<T, Op::Lte>(c, begin, count, lit, out, ok); break;
+        case Op::Gt: typed<T, Op::Gt>(c, begin, count, lit, out, ok); break;
+        default: typed<T, Op::Gte>(c, begin, count, lit, out, ok); break;
+      }
+    }
+  }
+};
+
 /// CPU block fast paths for the nodes a typical predicate is made of (literals, comparisons,
 /// Kleene and/or); false when the node takes the general per-row step.
 bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* valids, int64_t block,
@@ -135,6 +236,7 @@ void run_blocks(const ProgramView& view, int64_t rows, Sink&& sink) {
   const int32_t nn = view.num_nodes;
   const int64_t block = block_rows(nn);
   const int64_t blocks = (rows + block - 1) / block;
+  const Fusion fusion = plan_fusion(view);
   cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
     std::vector<Slot> slots(size_t(nn * block));
     std::vector<uint8_t> valids(size_t(nn * block));
@@ -145,6 +247,13 @@ void run_blocks(const ProgramView& view, int64_t rows, Sink&& sink) {
         const Node& nd = view.nodes[j];
         Slot* out = slots.data() + j * block;
         uint8_t* ok_out = valids.data() + j * block;
+        if (fusion.skip[size_t(j)]) continue;
+        if (fusion.fused[size_t(j)]) {
+          const ColumnView& c = view.inputs[view.nodes[nd.arg[0]].p0];
+          const Slot& lit = view.consts[view.nodes[nd.arg[1]].p0];
+          type_dispatch(c.type, CompareColumnLiteral{}, nd.op, c, begin, count, lit, out, ok_out);
+          continue;
+        }
         if (nd.op == Op::Column) {
           const ColumnView& c = view.inputs[nd.p0];
           type_dispatch(c.type, LoadBlock{}, c, begin, count, out, ok_out);

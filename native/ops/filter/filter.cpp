@@ -11,7 +11,8 @@ namespace gpudf {
 namespace detail {
 namespace {
 
-constexpr int64_t kChunk = 16384;  // rows per chunk (a multiple of 8)
+constexpr int64_t kChunk = 16384;  // rows per chunk (a multiple of 8; chunk offsets fit uint16)
+static_assert(kChunk <= 65536);
 
 template <typename O>
 int64_t string_bytes(const ColumnView& v, int64_t i) {
@@ -32,15 +33,45 @@ void put_bit(uint8_t* bits, int64_t pos, int64_t first, int64_t last) {
   }
 }
 
+/// The chunk's selected rows as offsets from r0 (branch-free); returns how many.
+int64_t select_rows(const ColumnView& mask, int64_t r0, int64_t r1, uint16_t* sel) {
+  int64_t k = 0;
+  const uint8_t* m = mask.values<uint8_t>();
+  if (mask.validity == nullptr) {
+    for (int64_t i = r0; i < r1; ++i) {
+      sel[k] = uint16_t(i - r0);
+      k += m[i] != 0;
+    }
+  } else {
+    for (int64_t i = r0; i < r1; ++i) {
+      sel[k] = uint16_t(i - r0);
+      k += mask_selects(mask, i);
+    }
+  }
+  return k;
+}
+
+/// Selected rows of a chunk (counting only).
+int64_t count_rows(const ColumnView& mask, int64_t r0, int64_t r1) {
+  int64_t k = 0;
+  const uint8_t* m = mask.values<uint8_t>();
+  if (mask.validity == nullptr) {
+    for (int64_t i = r0; i < r1; ++i) k += m[i] != 0;
+  } else {
+    for (int64_t i = r0; i < r1; ++i) k += mask_selects(mask, i);
+  }
+  return k;
+}
+
 template <typename O>
-void scatter_strings(const ColumnView& in, Column& out, int64_t r0, int64_t r1, const ColumnView& mask,
+void scatter_strings(const ColumnView& in, Column& out, int64_t r0, const uint16_t* sel, int64_t k,
                      int64_t pos, int64_t byte_pos) {
   const O* off = in.string_offsets<O>();
   O* out_off = reinterpret_cast<O*>(out.offsets()->data());
   char* dst = reinterpret_cast<char*>(out.data()->data());
   const char* src = reinterpret_cast<const char*>(in.data);
-  for (int64_t i = r0; i < r1; ++i) {
-    if (!mask_selects(mask, i)) continue;
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t i = r0 + sel[j];
     const int64_t len = int64_t(off[i + 1] - off[i]);
     out_off[pos++] = O(byte_pos);
     if (len) std::memcpy(dst + byte_pos, src + off[i], size_t(len));
@@ -48,16 +79,18 @@ void scatter_strings(const ColumnView& in, Column& out, int64_t r0, int64_t r1, 
   }
 }
 
-void scatter_fixed(const ColumnView& in, Column& out, int64_t r0, int64_t r1, const ColumnView& mask, int64_t pos) {
+void scatter_fixed(const ColumnView& in, Column& out, int64_t r0, const uint16_t* sel, int64_t k, int64_t pos) {
   const int64_t w = value_width(in.type);
-  const uint8_t* src = in.data + in.offset * w;
+  const uint8_t* src = in.data + (in.offset + r0) * w;
   uint8_t* dst = out.data()->data();
   switch (w) {
-#define GPUDF_SCATTER(W, T)                                                               \
-  case W:                                                                                 \
-    for (int64_t i = r0; i < r1; ++i)                                                     \
-      if (mask_selects(mask, i)) reinterpret_cast<T*>(dst)[pos++] = reinterpret_cast<const T*>(src)[i]; \
-    break;
+#define GPUDF_SCATTER(W, T)                                                          \
+  case W: {                                                                          \
+    T* d = reinterpret_cast<T*>(dst) + pos;                                          \
+    const T* s = reinterpret_cast<const T*>(src);                                    \
+    for (int64_t j = 0; j < k; ++j) d[j] = s[sel[j]];                                \
+    break;                                                                           \
+  }
     GPUDF_SCATTER(1, uint8_t)
     GPUDF_SCATTER(2, uint16_t)
     GPUDF_SCATTER(4, uint32_t)
@@ -82,9 +115,13 @@ std::vector<ColumnPtr> filter_cpu(const std::vector<ColumnPtr>& columns, const C
   std::vector<int64_t> rows(size_t(chunks) + 1, 0), bytes((size_t(chunks) + 1) * ns, 0);
   cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
+      const int64_t r0 = c * kChunk, r1 = std::min(n, r0 + kChunk);
+      if (ns == 0) {
+        rows[size_t(c)] = count_rows(mask, r0, r1);
+        continue;
+      }
       int64_t count = 0;
-      const int64_t r1 = std::min(n, (c + 1) * kChunk);
-      for (int64_t i = c * kChunk; i < r1; ++i) {
+      for (int64_t i = r0; i < r1; ++i) {
         if (!mask_selects(mask, i)) continue;
         ++count;
         for (size_t s = 0; s < ns; ++s) bytes[size_t(c) * ns + s] += row_bytes(views[strings[s]], i);
@@ -110,29 +147,28 @@ std::vector<ColumnPtr> filter_cpu(const std::vector<ColumnPtr>& columns, const C
     const int64_t b = is_string(views[c].type) ? total_bytes[s++] : 0;
     out.push_back(Column::allocate(cpu_device(), views[c].type, total, views[c].validity != nullptr, b));
   }
-  // Pass 2: every chunk scatters its rows of every column.
+  // Pass 2: every chunk lists its selected rows once, then moves them in every column.
   cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    std::vector<uint16_t> sel(static_cast<size_t>(kChunk));
+    uint16_t* const sel_rows = sel.data();
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t r0 = c * kChunk, r1 = std::min(n, r0 + kChunk);
       const int64_t pos = rows[size_t(c)], end = rows[size_t(c) + 1];
       if (pos == end) continue;
-      for (size_t k = 0, s = 0; k < columns.size(); ++k) {
-        const ColumnView& v = views[k];
+      const int64_t k = select_rows(mask, r0, r1, sel_rows);
+      for (size_t col = 0, s = 0; col < columns.size(); ++col) {
+        const ColumnView& v = views[col];
         if (is_string(v.type)) {
           const int64_t bp = bytes[size_t(c) * ns + s++];
-          if (v.type == TypeId::Utf8) scatter_strings<int32_t>(v, *out[k], r0, r1, mask, pos, bp);
-          else scatter_strings<int64_t>(v, *out[k], r0, r1, mask, pos, bp);
+          if (v.type == TypeId::Utf8) scatter_strings<int32_t>(v, *out[col], r0, sel_rows, k, pos, bp);
+          else scatter_strings<int64_t>(v, *out[col], r0, sel_rows, k, pos, bp);
         } else {
-          scatter_fixed(v, *out[k], r0, r1, mask, pos);
+          scatter_fixed(v, *out[col], r0, sel_rows, k, pos);
         }
         if (v.validity) {
-          uint8_t* bits = out[k]->validity()->data();
-          int64_t p = pos;
-          for (int64_t i = r0; i < r1; ++i) {
-            if (!mask_selects(mask, i)) continue;
-            if (v.is_valid(i)) put_bit(bits, p, pos, end - 1);
-            ++p;
-          }
+          uint8_t* bits = out[col]->validity()->data();
+          for (int64_t j = 0; j < k; ++j)
+            if (v.is_valid(r0 + sel_rows[j])) put_bit(bits, pos + j, pos, end - 1);
         }
       }
     }
