@@ -114,7 +114,7 @@ struct Grouper {
             ids[i] = IdT(-1);
             continue;
           }
-          ids[i] = IdT(t.find_or_insert(keys, h[size_t(i)], i));
+          ids[i] = IdT(t.find_or_insert(keys, row_hash(keys.cols, keys.n, i), i));
           if (t.size() > cap) {
             too_many = true;
             return;
@@ -221,8 +221,11 @@ struct Grouper {
 template <typename IdT>
 std::vector<int64_t> group_into(const Keys& keys, int64_t n, IdT* ids, bool maintain_order) {
   Grouper<IdT> g{keys, n, ids, {}, {}};
-  g.hash_rows();
-  if (!g.by_blocks(kBlockRows / 8)) g.by_partitions(maintain_order);
+  // Few groups: hashes are computed inside the block pass (no array of them); many: once, kept.
+  if (!g.by_blocks(kBlockRows / 8)) {
+    g.hash_rows();
+    g.by_partitions(maintain_order);
+  }
   return std::move(g.first_rows);
 }
 
