@@ -274,19 +274,39 @@ ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vecto
   blocks = parallel_blocks(np, 1 << 14, [&](int64_t b, int64_t begin, int64_t end) {
     int64_t out = 0;
     bool missing = false;
-    for (int64_t i = begin; i < end; ++i) {
-      uint32_t head = kNoRow;
-      if (nb > 0 && joinable(pk, nk, i, probe_nulls)) {
-        uint64_t h = row_hash(pk, nk, i);
-        uint64_t s = find_slot(slots, ranges[size_t(partition_of(h, bits))], h, bk, pk, nk, i);
-        if (s != 0) head = slot_row(s);
+    // Groups of kGroup rows: hash all and prefetch their slots, then probe and prefetch their
+    // chains, then count (the table is larger than the caches for big build sides).
+    constexpr int64_t kGroup = 16;
+    uint64_t hs[kGroup];
+    bool live[kGroup];
+    for (int64_t g = begin; g < end; g += kGroup) {
+      const int64_t m = std::min(kGroup, end - g);
+      for (int64_t j = 0; j < m; ++j) {
+        live[j] = nb > 0 && joinable(pk, nk, g + j, probe_nulls);
+        if (!live[j]) continue;
+        hs[j] = row_hash(pk, nk, g + j);
+        const SlotRange& r = ranges[size_t(partition_of(hs[j], bits))];
+        __builtin_prefetch(slots + r.base + slot_start(hs[j], r.size));
       }
-      heads[i] = head;
-      missing |= head == kNoRow;
-      out += probe_count(head, next, probe_kind);
-      if (matched)
-        for (uint32_t r = head; r != kNoRow; r = next[r])
-          if (!matched[r]) std::atomic_ref<uint8_t>(matched[r]).store(1, std::memory_order_relaxed);
+      for (int64_t j = 0; j < m; ++j) {
+        uint32_t head = kNoRow;
+        if (live[j]) {
+          uint64_t s = find_slot(slots, ranges[size_t(partition_of(hs[j], bits))], hs[j], bk, pk, nk, g + j);
+          if (s != 0) {
+            head = slot_row(s);
+            __builtin_prefetch(next + head);
+          }
+        }
+        heads[g + j] = head;
+      }
+      for (int64_t i = g; i < g + m; ++i) {
+        const uint32_t head = heads[i];
+        missing |= head == kNoRow;
+        out += probe_count(head, next, probe_kind);
+        if (matched)
+          for (uint32_t r = head; r != kNoRow; r = next[r])
+            if (!matched[r]) std::atomic_ref<uint8_t>(matched[r]).store(1, std::memory_order_relaxed);
+      }
     }
     block_out[size_t(b) + 1] = out;
     block_missing[size_t(b)] = missing;
