@@ -224,3 +224,20 @@ TEST(error, fail_and_expects_throw_the_code_and_message) {
   EXPECT_EQ(base.code(), ErrorCode::OutOfMemory);
   EXPECT_EQ(oom.requested_bytes(), std::size_t(12345));
 }
+
+TEST(device, freed_large_cpu_blocks_are_reused_and_not_counted_live) {
+  Device& d = cpu_device();
+  const std::size_t big = (std::size_t(5) << 20) + 123;  // rounds to a 6 MiB block
+  MemoryStats before = d.stats();
+  void* a = d.allocate(big);
+  ASSERT_TRUE(a != nullptr);
+  std::memset(a, 0x5a, big);
+  d.deallocate(a, big);
+  EXPECT_EQ(d.stats().live_bytes, before.live_bytes);
+  void* b = d.allocate(big - 1000);  // same 2 MiB size class: the cached block comes back
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 64, uintptr_t(0));
+  EXPECT_EQ(d.stats().live_bytes, before.live_bytes + int64_t(padded_size(big - 1000)));
+  d.deallocate(b, big - 1000);
+  EXPECT_EQ(d.stats().live_bytes, before.live_bytes);
+}
