@@ -41,6 +41,17 @@ struct ColumnView {
   }
 };
 
+/// True when the column's buffers live on a CUDA device (never in a CPU-only build): the one
+/// test ops use to pick their backend.
+inline bool on_cuda(const ColumnView& v) {
+#ifdef GPUDF_WITH_CUDA
+  return v.device != nullptr && v.device->kind() == DeviceKind::Cuda;
+#else
+  (void)v;
+  return false;
+#endif
+}
+
 class Column {
  public:
   /// Takes shared ownership of the buffers, all on `device`. `null_count` may be

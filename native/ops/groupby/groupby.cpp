@@ -171,15 +171,6 @@ CpuBackend cpu_backend(const ColumnView& ids, int64_t count) {
   return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr};
 }
 
-[[maybe_unused]] bool on_cuda(const ColumnView& v) {
-#ifdef GPUDF_WITH_CUDA
-  return v.device->kind() == DeviceKind::Cuda;
-#else
-  (void)v;
-  return false;
-#endif
-}
-
 void check_values(const ColumnView& v, const ColumnView& ids, const char* what) {
   GPUDF_EXPECTS(v.size == ids.size, InvalidArgument,
                 std::string(what) + " has " + std::to_string(v.size) + " rows, the group ids " +
@@ -239,7 +230,7 @@ void check_keys(const std::vector<ColumnView>& keys) {
 GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
   check_keys(keys);
 #ifdef GPUDF_WITH_CUDA
-  if (detail::on_cuda(keys[0])) return detail::group_rows_cuda(keys, drop_nulls, maintain_order);
+  if (on_cuda(keys[0])) return detail::group_rows_cuda(keys, drop_nulls, maintain_order);
 #endif
   return detail::group_rows_cpu(keys, drop_nulls, maintain_order);
 }
@@ -257,7 +248,7 @@ ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64
   if (kind == ReduceKind::Std || kind == ReduceKind::Var)
     GPUDF_EXPECTS(options.ddof >= 0, InvalidArgument, "ddof must be >= 0");
 #ifdef GPUDF_WITH_CUDA
-  if (detail::on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
+  if (on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
 #endif
   return detail::group_aggregate_cpu(values, ids, count, kind, options);
 }
@@ -274,7 +265,7 @@ ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView&
                   std::string(cov ? "cov" : "corr") + " does not accept a " + std::string(type_name(t)) + " column");
   }
 #ifdef GPUDF_WITH_CUDA
-  if (detail::on_cuda(a)) return detail::group_corr_cuda(a, b, ids, count, cov, ddof);
+  if (on_cuda(a)) return detail::group_corr_cuda(a, b, ids, count, cov, ddof);
 #endif
   return detail::group_corr_cpu(a, b, ids, count, cov, ddof);
 }
@@ -283,7 +274,7 @@ ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool 
   detail::check_group_ids(ids, ids.size, count);
   GPUDF_EXPECTS(n >= 0, InvalidArgument, "n must be >= 0, got " + std::to_string(n));
 #ifdef GPUDF_WITH_CUDA
-  if (detail::on_cuda(ids)) return detail::group_head_rows_cuda(ids, count, n, from_end);
+  if (on_cuda(ids)) return detail::group_head_rows_cuda(ids, count, n, from_end);
 #endif
   return detail::group_head_rows_cpu(ids, count, n, from_end);
 }
@@ -295,7 +286,7 @@ ColumnPtr group_sizes(const ColumnView& ids, int64_t count) {
 ColumnPtr group_last_rows(const ColumnView& ids, int64_t count) {
   detail::check_group_ids(ids, ids.size, count);
 #ifdef GPUDF_WITH_CUDA
-  if (detail::on_cuda(ids)) return detail::group_last_rows_cuda(ids, count);
+  if (on_cuda(ids)) return detail::group_last_rows_cuda(ids, count);
 #endif
   const std::vector<int64_t> rows = detail::cpu_backend(ids, count).fold(groupby_detail::EdgeRow{true});
   return groupby_detail::result_column(cpu_device(), TypeId::Int64, rows, {});

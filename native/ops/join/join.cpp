@@ -18,9 +18,6 @@
 namespace gpudf {
 namespace {
 
-/// Keys on a CUDA device take the CUDA kernels (never true in CPU-only builds).
-bool on_cuda(const ColumnView& v) { return v.device->kind() == DeviceKind::Cuda; }
-
 /// `column` cast to `to` with the expression cast (the one cast machinery).
 ColumnPtr cast_column(const ColumnPtr& column, TypeId to) {
   expr::NodeSpec c;

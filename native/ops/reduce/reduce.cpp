@@ -73,15 +73,6 @@ bool is_int(TypeId t) { return t >= TypeId::Int8 && t <= TypeId::UInt64; }
 bool is_unsigned(TypeId t) { return t >= TypeId::UInt8 && t <= TypeId::UInt64; }
 bool is_float(TypeId t) { return t == TypeId::Float32 || t == TypeId::Float64; }
 
-bool on_cuda(const ColumnView& v) {
-#ifdef GPUDF_WITH_CUDA
-  return v.device->kind() == DeviceKind::Cuda;
-#else
-  (void)v;
-  return false;
-#endif
-}
-
 #ifdef GPUDF_WITH_CUDA
 #define GPUDF_REDUCE_BACKEND(name, v, ...) \
   (on_cuda(v) ? name##_cuda(v, ##__VA_ARGS__) : name##_cpu(v, ##__VA_ARGS__))
