@@ -115,6 +115,14 @@ struct CpuBackend {
     return *segments;
   }
 
+  template <typename GF, typename IdT>
+  static void fold_rows(const GF& f, const IdT* id, int64_t begin, int64_t end, typename GF::Acc* acc) {
+    for (int64_t i = begin; i < end; ++i) {
+      const int64_t g = id[i];
+      if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
+    }
+  }
+
   template <typename GF>
   std::vector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
@@ -122,14 +130,12 @@ struct CpuBackend {
     if (count == 0) return out;
     if (const int64_t chunks = partial_chunks(n, count)) {
       // Per-chunk partials, combined in chunk order: the result does not depend on timing.
-      std::vector<Acc> partial(size_t(chunks * count), f.identity());
+      std::vector<Acc> partial(static_cast<size_t>(chunks * count), f.identity());
       cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
         for (int64_t c = c0; c < c1; ++c) {
           Acc* acc = partial.data() + c * count;
-          for (int64_t i = c * n / chunks, e = (c + 1) * n / chunks; i < e; ++i) {
-            const int64_t g = ids(i);
-            if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
-          }
+          if (id_view.type == TypeId::Int32) fold_rows(f, id_view.values<int32_t>(), c * n / chunks, (c + 1) * n / chunks, acc);
+          else fold_rows(f, id_view.values<int64_t>(), c * n / chunks, (c + 1) * n / chunks, acc);
         }
       });
       cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {

@@ -133,9 +133,13 @@ struct Aggregate {
         case ReduceKind::Mean:
         case ReduceKind::Std:
         case ReduceKind::Var: {
-          std::vector<RowsValid> rv = b.rows_valid(v);
-          std::vector<double> s = b.fold(PerGroup<SumDouble<S>>{{v}});
-          for (size_t g = 0; g < s.size(); ++g) s[g] = rv[g].valid ? s[g] / double(rv[g].valid) : 0.0;
+          const std::vector<SumValid> sv = b.fold(SumValidFold<S>{v});
+          std::vector<double> s(sv.size());
+          std::vector<RowsValid> rv(sv.size());
+          for (size_t g = 0; g < s.size(); ++g) {
+            s[g] = sv[g].valid ? sv[g].sum / double(sv[g].valid) : 0.0;
+            rv[g].valid = sv[g].valid;
+          }
           if (kind == ReduceKind::Mean) return result_column(dev, out, s, valid_where(rv, 1));
           // Two passes in double, as the ungrouped reduction: the means, then squared deviations.
           std::vector<double> ss = b.fold_with(CenteredSquares<S>{v, nullptr}, s);

@@ -41,6 +41,22 @@ struct CountRowsValid {
   GPUDF_HD Acc combine(Acc a, Acc b) const { return {a.rows + b.rows, a.valid + b.valid}; }
 };
 
+/// Sum (in double) and number of the valid values: mean in one pass.
+struct SumValid {
+  double sum;
+  int64_t valid;
+};
+template <typename T>
+struct SumValidFold {
+  ColumnView v;
+  using Acc = SumValid;
+  GPUDF_HD Acc identity() const { return {0.0, 0}; }
+  GPUDF_HD Acc load(int64_t row, int64_t) const {
+    return v.is_valid(row) ? Acc{static_cast<double>(v.values<T>()[row]), 1} : Acc{0.0, 0};
+  }
+  GPUDF_HD Acc combine(Acc a, Acc b) const { return {add_rn(a.sum, b.sum), a.valid + b.valid}; }
+};
+
 /// First (want_last false) or last row of a group; -1 for none.
 struct EdgeRow {
   bool want_last = false;
