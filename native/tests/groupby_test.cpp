@@ -171,6 +171,10 @@ TEST(groupby, rows_errors) {
   EXPECT_THROW_CODE(group_aggregate(a->view(), g.ids->view(), g.count, ReduceKind::Quantile, {1, 1.5}),
                     ErrorCode::InvalidArgument);
   EXPECT_THROW_CODE(group_head_rows(g.ids->view(), g.count, -1, false), ErrorCode::InvalidArgument);
+  // Ids outside [0, count) (not from group_rows) are ignored, never a crash.
+  EXPECT_EQ(group_head_rows(g.ids->view(), 0, 2, false)->size(), int64_t(0));
+  EXPECT_EQ(group_aggregate(a->view(), a->view(), 0, ReduceKind::Sum)->size(), int64_t(0));
+  EXPECT_EQ(read_values<int64_t>(group_aggregate(a->view(), a->view(), 1, ReduceKind::Len))[0].has_value(), true);
   ColumnPtr s = string_keys(10, 3, 1);
   EXPECT_THROW_CODE(group_corr(s->view(), a->view(), g.ids->view(), g.count, false, 1), ErrorCode::Dtype);
 }

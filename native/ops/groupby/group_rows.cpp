@@ -19,6 +19,7 @@ namespace {
 
 using groupby_detail::kBlockRows;
 using groupby_detail::num_blocks;
+using groupby_detail::partition_rows;
 
 /// Rows whose keys may hold nulls are dropped (id -1) when drop_nulls.
 struct Keys {
@@ -113,7 +114,7 @@ struct Grouper {
             ids[i] = IdT(-1);
             continue;
           }
-          ids[i] = IdT(t.find_or_insert(keys, h[size_t(i)], i));
+          ids[i] = IdT(t.find_or_insert(keys, row_hash(keys.cols, keys.n, i), i));
           if (t.size() > cap) {
             too_many = true;
             return;
@@ -150,40 +151,11 @@ struct Grouper {
     const int64_t parts = int64_t(1) << pbits;
     const int shift = 64 - pbits;
     auto part_of = [&](uint64_t hash) { return pbits ? int64_t(hash >> shift) : int64_t(0); };
-    const int64_t blocks = num_blocks(n);
-    std::vector<int64_t> pos(size_t(blocks * parts), 0);
-    cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        int64_t* hist = pos.data() + b * parts;
-        const int64_t end = std::min(n, (b + 1) * kBlockRows);
-        for (int64_t i = b * kBlockRows; i < end; ++i) {
-          const bool dropped = keys.dropped(i);
-          ids[i] = IdT(dropped ? -1 : 0);
-          if (!dropped) ++hist[part_of(h[size_t(i)])];
-        }
-      }
-    });
-    // Exclusive scan in (partition, block) order keeps rows ascending within a partition.
-    std::vector<int64_t> part_begin(size_t(parts + 1), 0);
-    int64_t total = 0;
-    for (int64_t p = 0; p < parts; ++p) {
-      part_begin[size_t(p)] = total;
-      for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t c = pos[size_t(b * parts + p)];
-        pos[size_t(b * parts + p)] = total;
-        total += c;
-      }
-    }
-    part_begin[size_t(parts)] = total;
-    std::vector<int64_t> rows(static_cast<size_t>(total));
-    cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        int64_t* at = pos.data() + b * parts;
-        const int64_t end = std::min(n, (b + 1) * kBlockRows);
-        for (int64_t i = b * kBlockRows; i < end; ++i)
-          if (ids[i] >= 0) rows[size_t(at[part_of(h[size_t(i)])]++)] = i;
-      }
-    });
+    std::vector<int64_t> rows, part_begin;
+    partition_rows(n, parts, [&](int64_t i) { return keys.dropped(i) ? int64_t(-1) : part_of(h[size_t(i)]); }, rows,
+                   part_begin);
+    // Dropped rows keep -1; every other row gets its id from its partition's table.
+    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) { std::fill(ids + b, ids + e, IdT(-1)); });
     std::vector<std::vector<int64_t>> reps(static_cast<size_t>(parts));
     cpu_pool().parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
@@ -249,8 +221,11 @@ struct Grouper {
 template <typename IdT>
 std::vector<int64_t> group_into(const Keys& keys, int64_t n, IdT* ids, bool maintain_order) {
   Grouper<IdT> g{keys, n, ids, {}, {}};
-  g.hash_rows();
-  if (!g.by_blocks(kBlockRows / 8)) g.by_partitions(maintain_order);
+  // Few groups: hashes are computed inside the block pass (no array of them); many: once, kept.
+  if (!g.by_blocks(kBlockRows / 8)) {
+    g.hash_rows();
+    g.by_partitions(maintain_order);
+  }
   return std::move(g.first_rows);
 }
 

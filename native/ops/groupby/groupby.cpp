@@ -44,39 +44,11 @@ Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
   Segments s;
   s.offsets.assign(size_t(count + 1), 0);
   const int64_t ranges = std::clamp<int64_t>(count / 4096, 1, 1024);
-  const int64_t span = (count + ranges - 1) / std::max<int64_t>(ranges, 1);
-  const int64_t blocks = num_blocks(n);
-  std::vector<int64_t> pos(size_t(blocks * ranges), 0);
-  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) {
-      int64_t* hist = pos.data() + b * ranges;
-      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
-        const int64_t g = ids(i);
-        if (g >= 0) ++hist[g / span];
-      }
-    }
-  });
-  std::vector<int64_t> range_begin(size_t(ranges + 1), 0);
-  int64_t total = 0;
-  for (int64_t r = 0; r < ranges; ++r) {
-    range_begin[size_t(r)] = total;
-    for (int64_t b = 0; b < blocks; ++b) {
-      const int64_t c = pos[size_t(b * ranges + r)];
-      pos[size_t(b * ranges + r)] = total;
-      total += c;
-    }
-  }
-  range_begin[size_t(ranges)] = total;
-  std::vector<int64_t> by_range(static_cast<size_t>(total));
-  cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-    for (int64_t b = b0; b < b1; ++b) {
-      int64_t* at = pos.data() + b * ranges;
-      for (int64_t i = b * kBlockRows, e = std::min(n, (b + 1) * kBlockRows); i < e; ++i) {
-        const int64_t g = ids(i);
-        if (g >= 0) by_range[size_t(at[g / span]++)] = i;
-      }
-    }
-  });
+  const int64_t span = std::max<int64_t>(1, (count + ranges - 1) / ranges);
+  std::vector<int64_t> by_range, range_begin;
+  partition_rows(n, ranges, [&](int64_t i) { const int64_t g = ids(i); return g >= 0 && g < count ? g / span : int64_t(-1); },
+                 by_range, range_begin);
+  const int64_t total = range_begin[size_t(ranges)];
   s.rows.resize(size_t(total));
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
@@ -116,10 +88,10 @@ struct CpuBackend {
   }
 
   template <typename GF, typename IdT>
-  static void fold_rows(const GF& f, const IdT* id, int64_t begin, int64_t end, typename GF::Acc* acc) {
+  static void fold_rows(const GF& f, const IdT* id, int64_t begin, int64_t end, int64_t count, typename GF::Acc* acc) {
     for (int64_t i = begin; i < end; ++i) {
       const int64_t g = id[i];
-      if (g >= 0) acc[g] = f.combine(acc[g], f.load(i, g));
+      if (uint64_t(g) < uint64_t(count)) acc[g] = f.combine(acc[g], f.load(i, g));
     }
   }
 
@@ -134,8 +106,8 @@ struct CpuBackend {
       cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
         for (int64_t c = c0; c < c1; ++c) {
           Acc* acc = partial.data() + c * count;
-          if (id_view.type == TypeId::Int32) fold_rows(f, id_view.values<int32_t>(), c * n / chunks, (c + 1) * n / chunks, acc);
-          else fold_rows(f, id_view.values<int64_t>(), c * n / chunks, (c + 1) * n / chunks, acc);
+          if (id_view.type == TypeId::Int32) fold_rows(f, id_view.values<int32_t>(), c * n / chunks, (c + 1) * n / chunks, count, acc);
+          else fold_rows(f, id_view.values<int64_t>(), c * n / chunks, (c + 1) * n / chunks, count, acc);
         }
       });
       cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {

@@ -66,7 +66,7 @@ ColumnPtr group_last_rows(const ColumnView& ids, int64_t count);
 
 namespace detail {
 /// Throws InvalidArgument unless `ids` is an int32/int64 column without nulls of `rows` rows and
-/// 0 <= count. (Ids themselves are trusted to lie in [-1, count): they come from group_rows.)
+/// 0 <= count <= rows. Ids outside [0, count) are ignored (they come from group_rows: -1 or in range).
 void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count);
 
 GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order);
