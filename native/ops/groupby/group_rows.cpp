@@ -222,7 +222,7 @@ template <typename IdT>
 std::vector<int64_t> group_into(const Keys& keys, int64_t n, IdT* ids, bool maintain_order) {
   Grouper<IdT> g{keys, n, ids, {}, {}};
   // Few groups: hashes are computed inside the block pass (no array of them); many: once, kept.
-  if (!g.by_blocks(kBlockRows / 8)) {
+  if (!g.by_blocks(kBlockRows / 4)) {
     g.hash_rows();
     g.by_partitions(maintain_order);
   }

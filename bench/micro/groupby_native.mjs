@@ -1,10 +1,10 @@
 // Micro-benchmark of the native groupBy primitives (groupRows + groupAggregate, as the GroupBy
 // API calls them) against nodejs-polars on db-benchmark-like data generated here.
-// Usage: node bench/groupby_native.mjs [rows=1e7]
+// Usage: node bench/micro/groupby_native.mjs [rows=1e7]
 import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 const pl = require("nodejs-polars");
-const native = require("../build/Release/gpudf.node");
+const native = require("../../build/Release/gpudf.node");
 native.selectDevice("cpu");
 
 const N = Number(process.argv[2] ?? 1e7);
