@@ -3,16 +3,7 @@
 // rows of the M1 shape (k int64, s one of 26 letters, f float64, a int32 in [-50, 49]) on gpudf's
 // active backend vs nodejs-polars, in the same process; best of REPS after a warm-up.
 // Run after `npm run build` (uses dist/), or: npx tsx bench/micro/filter.mjs [N]
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-let gpudf;
-try {
-  gpudf = await import("../../dist/index.js");
-} catch {
-  gpudf = await import("../../src/index.ts");
-}
-const pl = require("nodejs-polars");
+import { gpudf, pl } from "./peers.mjs";
 
 const N = Number(process.argv[2] ?? 1e7);
 const REPS = 5;

@@ -2,16 +2,7 @@
 // Quick speed check (not a test): sort of N random int64 on gpudf's active backend vs
 // nodejs-polars, in the same process. Run after `npm run build` (uses dist/), or with tsx
 // straight from src/:  npx tsx bench/micro/sort.mjs [N]
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-let gpudf;
-try {
-  gpudf = await import("../../dist/index.js");
-} catch {
-  gpudf = await import("../../src/index.ts");
-}
-const pl = require("nodejs-polars");
+import { gpudf, pl } from "./peers.mjs";
 
 const N = Number(process.argv[2] ?? 1e7);
 const REPS = 5;
