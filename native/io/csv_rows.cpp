@@ -112,13 +112,12 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
 
   // Pass 3: rows per chunk in parallel (a chunk's first row starts after the last newline of an
   // earlier chunk), empty and comment lines dropped, then concatenated.
+  // row_start[c]: after the last newline of chunks before c; tail_start: after the last one.
   std::vector<int64_t> row_start(static_cast<size_t>(nchunks), start);
-  int64_t tail_start = start;  // after the last newline outside quotes
-  for (int64_t c = 0; c < nchunks; ++c)
+  int64_t tail_start = start;
+  for (int64_t c = 0; c < nchunks; ++c) {
+    row_start[size_t(c)] = tail_start;
     if (!newlines[size_t(c)].empty()) tail_start = newlines[size_t(c)].back() + 1;
-  for (int64_t c = 1, last = start; c < nchunks; ++c) {
-    if (!newlines[size_t(c - 1)].empty()) last = newlines[size_t(c - 1)].back() + 1;
-    row_start[size_t(c)] = last;
   }
   const std::string& comment = options.comment_prefix;
   auto keep = [&](int64_t b, int64_t& e) {

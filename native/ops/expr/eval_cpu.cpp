@@ -31,6 +31,15 @@ int64_t block_rows(int32_t nodes) {
   return std::clamp<int64_t>(rows / 64 * 64, 64, 4096);
 }
 
+/// One validity byte per row of a block: 1 where the column's value is present.
+void load_validity(const ColumnView& c, int64_t begin, int64_t count, uint8_t* ok) {
+  if (c.validity == nullptr) {
+    std::memset(ok, 1, size_t(count));
+  } else {
+    for (int64_t r = 0; r < count; ++r) ok[r] = bit_is_set(c.validity, c.offset + begin + r);
+  }
+}
+
 /// CPU fast path for Column nodes: one dispatch per block instead of one per row; the same
 /// lane conversion as read_input (eval_element.hpp).
 struct LoadBlock {
@@ -53,11 +62,7 @@ struct LoadBlock {
         out[r].n = 0;
       }
     }
-    if (c.validity == nullptr) {
-      std::memset(ok, 1, size_t(count));
-    } else {
-      for (int64_t r = 0; r < count; ++r) ok[r] = bit_is_set(c.validity, c.offset + begin + r);
-    }
+    load_validity(c, begin, count, ok);
   }
 };
 
@@ -153,14 +158,9 @@ struct CompareColumnLiteral {
         out[r].n = 0;
       }
     }
-    if (c.validity == nullptr) {
-      std::memset(ok, 1, size_t(count));
-    } else {
-      for (int64_t r = 0; r < count; ++r) {
-        ok[r] = bit_is_set(c.validity, c.offset + begin + r);
-        out[r].i &= ok[r];
-      }
-    }
+    load_validity(c, begin, count, ok);
+    if (c.validity != nullptr)
+      for (int64_t r = 0; r < count; ++r) out[r].i &= ok[r];
   }
   template <TypeId T>
   void operator()(Op op, const ColumnView& c, int64_t begin, int64_t count, const Slot& lit, Slot* out,
