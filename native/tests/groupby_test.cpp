@@ -157,6 +157,27 @@ TEST(groupby, rows_float_string_and_multi_keys) {
       }
 }
 
+TEST(groupby, rows_long_strings_many_rows) {
+  // Strings longer than a table slot keeps inline (sharing their first 16 bytes), over enough
+  // rows for several per-thread ranges and the probe that hands nearly unique keys to the
+  // partitioned path; and fixed-width keys with ~1/3 and ~all rows distinct.
+  const int64_t n = 300007;
+  for (int64_t distinct : {int64_t(700), n}) {
+    Rng rng{uint64_t(distinct)};
+    std::vector<std::optional<std::string>> v(static_cast<size_t>(n));
+    for (auto& s : v) {
+      const uint64_t r = rng.next() % uint64_t(distinct);
+      if (r % 97 == 5) continue;  // null
+      s = (r % 2 ? "shared-prefix-16b" : "shared-prefix-16") + std::to_string(r);
+    }
+    for (bool order : {false, true}) {
+      check_grouping({on_test_device(host_strings(TypeId::Utf8, v))}, false, order);
+      check_grouping({int_keys(n, distinct == n ? 4 * n : 100000, Pattern::Random, 9)}, true, order);
+      check_grouping({on_test_device(host_strings(TypeId::Utf8, v)), int_keys(n, 3, Pattern::Random, 10)}, order, order);
+    }
+  }
+}
+
 TEST(groupby, rows_errors) {
   EXPECT_THROW_CODE(group_rows({}, false, false), ErrorCode::InvalidArgument);
   ColumnPtr a = int_keys(10, 3, Pattern::AllValid, 1), b = int_keys(11, 3, Pattern::AllValid, 1);

@@ -23,12 +23,19 @@ namespace {
 
 using namespace groupby_detail;
 
+/// Bytes of partial accumulators a fold may hold beyond 4 chunks' worth: larger arrays are
+/// mapped fresh by the allocator on every call, and touching their pages costs more than the
+/// parallelism they buy.
+inline constexpr int64_t kPartialBytes = int64_t(16) << 20;
+
 /// Number of fixed row chunks whose partial accumulators a fold combines, 0 for the segment
 /// path. Partials pay while groups average >= 8 rows; the chunk count depends only on the row
-/// and group counts (not on threads), so float sums are the same on every machine.
-int64_t partial_chunks(int64_t n, int64_t count) {
+/// and group counts and the accumulator's size (not on threads), so float sums are the same on
+/// every machine.
+int64_t partial_chunks(int64_t n, int64_t count, int64_t acc_bytes) {
   if (count == 0 || n / count < 8) return 0;
-  return std::clamp<int64_t>(n / (count * 4), 1, num_blocks(n));
+  const int64_t by_memory = std::max<int64_t>(4, kPartialBytes / (count * acc_bytes));
+  return std::clamp<int64_t>(std::min(n / (count * 4), by_memory), 1, num_blocks(n));
 }
 
 /// Rows ordered by group (ascending rows within a group): group g's rows are
@@ -89,7 +96,11 @@ struct CpuBackend {
 
   template <typename GF, typename IdT>
   static void fold_rows(const GF& f, const IdT* id, int64_t begin, int64_t end, int64_t count, typename GF::Acc* acc) {
+    // The accumulator a few rows ahead is prefetched: with many groups they miss the cache. (A
+    // prefetch never faults, so the -1 id of a dropped row needs no check.)
+    constexpr int64_t kAhead = 16;
     for (int64_t i = begin; i < end; ++i) {
+      if (i + kAhead < end) __builtin_prefetch(acc + id[i + kAhead]);
       const int64_t g = id[i];
       if (uint64_t(g) < uint64_t(count)) acc[g] = f.combine(acc[g], f.load(i, g));
     }
@@ -100,7 +111,7 @@ struct CpuBackend {
     using Acc = typename GF::Acc;
     std::vector<Acc> out(static_cast<size_t>(count), f.identity());
     if (count == 0) return out;
-    if (const int64_t chunks = partial_chunks(n, count)) {
+    if (const int64_t chunks = partial_chunks(n, count, int64_t(sizeof(Acc)))) {
       // Per-chunk partials, combined in chunk order: the result does not depend on timing.
       std::vector<Acc> partial(static_cast<size_t>(chunks * count), f.identity());
       cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
@@ -110,9 +121,14 @@ struct CpuBackend {
           else fold_rows(f, id_view.values<int64_t>(), c * n / chunks, (c + 1) * n / chunks, count, acc);
         }
       });
-      cpu_pool().parallel_for(count, 256, [&](int64_t g0, int64_t g1) {
-        for (int64_t g = g0; g < g1; ++g)
-          for (int64_t c = 0; c < chunks; ++c) out[size_t(g)] = f.combine(out[size_t(g)], partial[size_t(c * count + g)]);
+      // Chunk by chunk over a run of groups: each chunk's partials are read in order (group by
+      // group, chunk after chunk, would stride through memory); each group still combines its
+      // chunks in chunk order.
+      cpu_pool().parallel_for(count, 4096, [&](int64_t g0, int64_t g1) {
+        for (int64_t c = 0; c < chunks; ++c) {
+          const Acc* p = partial.data() + c * count;
+          for (int64_t g = g0; g < g1; ++g) out[size_t(g)] = f.combine(out[size_t(g)], p[g]);
+        }
       });
       return out;
     }

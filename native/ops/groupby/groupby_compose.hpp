@@ -100,7 +100,14 @@ struct Aggregate {
       case ReduceKind::ArgMin:
       case ReduceKind::ArgMax: {
         const bool want_max = kind == ReduceKind::Max || kind == ReduceKind::ArgMax;
-        std::vector<int64_t> rows = b.fold(PerGroup<ArgExtreme<S>>{{v, want_max}});
+        std::vector<int64_t> rows;
+        if constexpr (std::is_arithmetic_v<S>) {
+          const auto ext = b.fold(ValueExtreme<S>{v, want_max});
+          rows.resize(ext.size());
+          for (size_t g = 0; g < ext.size(); ++g) rows[g] = ext[g].row;
+        } else {
+          rows = b.fold(PerGroup<ArgExtreme<S>>{{v, want_max}});
+        }
         if (kind == ReduceKind::Min || kind == ReduceKind::Max) return rows_of(rows);
         // The position within the group: the group's rows before the extreme's row.
         std::vector<int64_t> pos = b.fold_with(RowsBefore{nullptr}, rows);

@@ -28,6 +28,31 @@ struct PerGroup {
   GPUDF_HD Acc combine(Acc a, Acc b) const { return f.combine(a, b); }
 };
 
+/// The extreme row of a group of numbers (reduce_detail::ArgExtreme's order: NaN loses unless
+/// all are NaN, ties go to the smaller row), carrying the value along so that combining two
+/// partials never reads the column at a remembered row (a cache miss when groups are many).
+template <typename T>
+struct ValueExtreme {
+  ColumnView v;
+  bool want_max = false;
+  struct Acc {
+    T x;
+    int64_t row;  // -1: no valid row yet
+  };
+  GPUDF_HD Acc identity() const { return {T(0), -1}; }
+  GPUDF_HD Acc load(int64_t i, int64_t) const { return v.is_valid(i) ? Acc{v.values<T>()[i], i} : Acc{T(0), -1}; }
+  GPUDF_HD Acc combine(Acc a, Acc b) const {
+    if (a.row < 0) return b;
+    if (b.row < 0) return a;
+    if constexpr (std::is_floating_point_v<T>) {
+      const bool na = a.x != a.x, nb = b.x != b.x;
+      if (na || nb) return na && nb ? (a.row < b.row ? a : b) : na ? b : a;
+    }
+    if (a.x == b.x) return a.row < b.row ? a : b;
+    return (want_max ? b.x < a.x : a.x < b.x) ? a : b;
+  }
+};
+
 /// Rows and non-null values of a group.
 struct RowsValid {
   int64_t rows;
