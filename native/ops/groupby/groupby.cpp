@@ -151,11 +151,74 @@ struct CpuBackend {
 
   std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
 
+  /// Scratch of sorted(): order keys of the valid values, group by group. A column from the CPU
+  /// device, whose allocator reuses freed blocks (no zero fill, no fresh pages each call).
+  mutable ColumnPtr sorted_keys_;
+
+  /// Fills sorted_keys_ with op.key(row) of every valid row, grouped by id (row order within
+  /// a group), and returns each group's start (count + 1 entries). Rows are split into one
+  /// range per thread: per-range counts, then each range scatters at its own offsets.
+  template <typename Op>
+  std::vector<int64_t> keys_by_group(const Op& op, const ColumnView& v) const {
+    const int64_t ranges = std::clamp<int64_t>(n / kBlockRows, 1, int64_t(cpu_pool().size()));
+    std::vector<int64_t> pos(static_cast<size_t>(ranges * count), 0);
+    auto each_valid = [&](int64_t r, auto&& f) {
+      for (int64_t i = r * n / ranges, e = (r + 1) * n / ranges; i < e; ++i) {
+        const int64_t g = ids(i);
+        if (uint64_t(g) < uint64_t(count) && v.is_valid(i)) f(i, g);
+      }
+    };
+    cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) each_valid(r, [&](int64_t, int64_t g) { ++pos[size_t(r * count + g)]; });
+    });
+    std::vector<int64_t> at(static_cast<size_t>(count + 1), 0);
+    int64_t total = 0;
+    for (int64_t g = 0; g < count; ++g) {
+      at[size_t(g)] = total;
+      for (int64_t r = 0; r < ranges; ++r) {
+        const int64_t c = pos[size_t(r * count + g)];
+        pos[size_t(r * count + g)] = total;
+        total += c;
+      }
+    }
+    at[size_t(count)] = total;
+    sorted_keys_ = Column::allocate(cpu_device(), TypeId::UInt64, total, false);
+    uint64_t* keys = reinterpret_cast<uint64_t*>(sorted_keys_->data()->data());
+    cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        int64_t* p = pos.data() + r * count;
+        each_valid(r, [&](int64_t i, int64_t g) { keys[p[g]++] = op.key(i); });
+      }
+    });
+    return at;
+  }
+
   /// Each group's valid rows put in value order (for a quantile only its two ranks), then
   /// op.apply: a sort per group over the segments, not one sort of every row.
   template <typename Op>
   std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>&) const {
     std::vector<typename Op::Out> out(static_cast<size_t>(count));
+    if constexpr (requires { op.apply_keys(uint64_t(0), uint64_t(0), int64_t(0)); }) {
+      // Quantiles of numbers: the valid values' order keys are counting-sorted by group (read
+      // in row order, so no random reads of the column), then the ranks selected in place.
+      const std::vector<int64_t> at = keys_by_group(op, v);
+      cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {
+        for (int64_t g = g0; g < g1; ++g) {
+          uint64_t* k0 = reinterpret_cast<uint64_t*>(sorted_keys_->data()->data()) + at[size_t(g)];
+          const int64_t valid = at[size_t(g + 1)] - at[size_t(g)];
+          out[size_t(g)] = typename Op::Out{};
+          if (valid == 0) continue;
+          double idx;
+          int64_t lo, hi;
+          op.ranks(valid, &idx, &lo, &hi);
+          std::nth_element(k0, k0 + lo, k0 + valid);
+          if (hi > lo) std::iter_swap(k0 + hi, std::min_element(k0 + hi, k0 + valid));
+          out[size_t(g)] = op.apply_keys(k0[lo], k0[hi], valid);
+        }
+      });
+      sorted_keys_.reset();
+      return out;
+    }
     const Segments& s = segs();
     auto less = [&](int64_t a, int64_t b) { return op.less(a, b); };
     cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {

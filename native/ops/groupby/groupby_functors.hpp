@@ -202,16 +202,21 @@ struct SortedQuantile {
     *hi = static_cast<int64_t>(ceil(*idx));
   }
   GPUDF_HD Out apply(const int64_t* perm, int64_t begin, int64_t valid) const {
-    using reduce_detail::from_order_key;
-    using reduce_detail::order_key;
     if (valid <= 0) return 0.0;
     double idx;
     int64_t lo, hi;
     ranks(valid, &idx, &lo, &hi);
-    uint64_t ka = order_key(v.values<S>()[perm[begin + lo]]);
-    uint64_t kb = order_key(v.values<S>()[perm[begin + hi]]);
-    double a = static_cast<double>(from_order_key<S>(ka));
-    double b = static_cast<double>(from_order_key<S>(kb));
+    return apply_keys(key(perm[begin + lo]), key(perm[begin + hi]), valid);
+  }
+  /// A backend may also select the ranks among the valid values' order keys (contiguous, no
+  /// indirection through rows): ka and kb are the keys at ranks lo and hi.
+  GPUDF_HD uint64_t key(int64_t row) const { return reduce_detail::order_key(v.values<S>()[row]); }
+  GPUDF_HD Out apply_keys(uint64_t ka, uint64_t kb, int64_t valid) const {
+    double idx;
+    int64_t lo, hi;
+    ranks(valid, &idx, &lo, &hi);
+    double a = static_cast<double>(reduce_detail::from_order_key<S>(ka));
+    double b = static_cast<double>(reduce_detail::from_order_key<S>(kb));
     return reduce_detail::interpolate_ranks(a, b, ka == kb, idx, lo, hi);
   }
 };
