@@ -8,13 +8,17 @@
 // Aggregation rules (dtypes, nulls, NaN) are those of the ungrouped reduce() of each kind
 // (ops/reduce/reduce.hpp, docs/semantics.md "GroupBy (native)").
 //
-// Strategy. CPU: every row is hashed once (parallel). Few groups: fixed blocks of rows each build
-// a local table, merged in block order (ids come out in first-appearance order). Many groups:
-// rows are radix-partitioned by high hash bits and each partition builds its own open-addressing
-// table (no locks); ids are then renumbered by first appearance when maintain_order.
-// Aggregations fold rows into per-block partial accumulators merged in block order when groups
-// are few, else into per-group segments (rows ordered by group, a counting sort); median,
-// quantile and nUnique sort each group's values (sorted_order with the group id as first key).
+// Strategy. CPU: every row is hashed once. Unless nearly every row starts a group, each pool
+// thread fills one table over a contiguous range of rows (a batch of rows hashed and their slots
+// prefetched before probing) and the tables are merged in range order (ids come out in
+// first-appearance order); nearly-unique keys are radix-partitioned by high hash bits into
+// cache-sized tables (ids renumbered by first appearance when maintain_order). Table slots keep
+// the full hash and the key (fixed-width bits, short strings inline, other keys encoded in a
+// per-table arena), so a probe never reads the key columns at a group's first row.
+// Aggregations fold rows into per-chunk partial accumulators merged in chunk order when groups
+// average >= 8 rows, else into per-group segments (rows ordered by group, a counting sort);
+// median and quantile of numbers select ranks among order keys counting-sorted by group;
+// nUnique and string extremes sort each group's rows.
 // CUDA: an open-addressing table of row indices filled with atomicCAS (equality: rows_equal),
 // ids numbered by first appearance with a scan; aggregations over segments from a stable sort
 // of the ids, one thread per group running the same GPUDF_HD folds as the CPU.
