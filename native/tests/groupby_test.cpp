@@ -174,7 +174,22 @@ TEST(groupby, rows_long_strings_many_rows) {
       check_grouping({on_test_device(host_strings(TypeId::Utf8, v))}, false, order);
       check_grouping({int_keys(n, distinct == n ? 4 * n : 100000, Pattern::Random, 9)}, true, order);
       check_grouping({on_test_device(host_strings(TypeId::Utf8, v)), int_keys(n, 3, Pattern::Random, 10)}, order, order);
+      // Integers too far apart for direct indexing (hashed), few or nearly all distinct.
+      std::vector<int64_t> wide(static_cast<size_t>(n));
+      for (auto& x : wide) x = int64_t(rng.next() % uint64_t(distinct == n ? n : 500)) * 1000003 - (int64_t(1) << 40);
+      check_grouping({on_test_device(host_column<int64_t>(TypeId::Int64, wide, make_flags(Pattern::Random, n, 12)))}, order, order);
     }
+  }
+}
+
+TEST(groupby, rows_integer_extremes) {
+  // Keys at both ends of their type: the value span must not wrap around.
+  const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+  for (bool order : {false, true}) {
+    check_grouping({on_test_device(host_column<int64_t>(TypeId::Int64, {hi, lo, hi, 0, lo}))}, false, order);
+    check_grouping({on_test_device(host_column<int8_t>(TypeId::Int8, {127, -128, 0, 127, -128}, {true, true, false, true, true}))},
+                   order, order);
+    check_grouping({on_test_device(host_column<uint64_t>(TypeId::UInt64, {~uint64_t(0), 0, 1, ~uint64_t(0)}))}, false, order);
   }
 }
 

@@ -4,9 +4,10 @@
 // keeps a single fixed-width or string key itself (no reads of the key column at a group's first
 // row). See groupby.hpp for the contract.
 #include <algorithm>
-#include <cstring>
 #include <atomic>
 #include <bit>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "core/thread_pool.hpp"
 #include "ops/groupby/groupby.hpp"
 #include "ops/groupby/groupby_internal.hpp"
+#include "ops/groupby/group_table.hpp"
 #include "ops/hash/row_hash.hpp"
 
 namespace gpudf::detail {
@@ -24,225 +26,7 @@ namespace {
 using groupby_detail::kBlockRows;
 using groupby_detail::num_blocks;
 using groupby_detail::partition_rows;
-
-/// Rows whose keys may hold nulls are dropped (id -1) when drop_nulls.
-struct Keys {
-  const ColumnView* cols;
-  int32_t n;
-  bool drop_nulls;
-  bool dropped(int64_t row) const { return drop_nulls && any_key_null(cols, n, row); }
-};
-
-/// The start of every table slot: the full hash, the group's id + 1 (0: empty) and a word of
-/// the key store's. A store's slot adds what it keeps inline, so that most probes touch this
-/// one slot and nothing else.
-struct SlotHead {
-  uint64_t hash;
-  uint32_t id1;
-  uint32_t len;  // key store's: a string's length, or a fixed-width key's null flag
-};
-
-// Key stores: how a table decides that a row's keys equal a group's. hash(row) is the row's
-// hash (the same as row_hash); set() fills a new group's slot; equal() compares a row with a
-// slot. None reads the key columns at a group's first row: with many groups that is a cache
-// miss per probe.
-
-/// Any keys: each group's keys are encoded into an arena of the table's own (per key a validity
-/// byte, then 8 key bits, or a string's 8-byte length and bytes); a probe compares the row with
-/// that encoding, never with the key columns at the group's first row.
-struct MultiKey {
-  struct Slot : SlotHead {
-    uint64_t at;  // the group's encoding: arena[at ..)
-  };
-  const Keys* keys;
-  std::vector<uint8_t> arena;
-  uint64_t hash(int64_t row) const { return row_hash(keys->cols, keys->n, row); }
-  void set(Slot& s, int64_t row) {
-    s.at = arena.size();
-    for (int32_t k = 0; k < keys->n; ++k) {
-      const ColumnView& c = keys->cols[k];
-      const bool valid = c.is_valid(row);
-      arena.push_back(uint8_t(valid));
-      if (!valid) continue;
-      if (is_string_key(c.type)) {
-        int64_t len = 0;
-        const uint8_t* p = string_bytes(c, row, &len);
-        put(&len, 8);
-        put(p, len);
-      } else {
-        const uint64_t bits = key_bits(c, row);
-        put(&bits, 8);
-      }
-    }
-  }
-  bool equal(const Slot& s, int64_t row) const {
-    const uint8_t* e = arena.data() + s.at;
-    for (int32_t k = 0; k < keys->n; ++k) {
-      const ColumnView& c = keys->cols[k];
-      const bool valid = c.is_valid(row);
-      if (*e++ != uint8_t(valid)) return false;
-      if (!valid) continue;
-      uint64_t word;
-      std::memcpy(&word, e, 8);
-      e += 8;
-      if (is_string_key(c.type)) {
-        int64_t len = 0;
-        const uint8_t* p = string_bytes(c, row, &len);
-        if (int64_t(word) != len || std::memcmp(e, p, size_t(len)) != 0) return false;
-        e += len;
-      } else if (word != key_bits(c, row)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
- private:
-  void put(const void* p, int64_t len) {
-    const auto* b = static_cast<const uint8_t*>(p);
-    arena.insert(arena.end(), b, b + len);
-  }
-};
-
-/// One fixed-width key of storage type T, kept in the slot: a probe never reads the key
-/// column at the group's first row (a cache miss when groups are many).
-template <typename T>
-struct FixedKey {
-  struct Slot : SlotHead {
-    uint64_t bits;
-  };
-  const ColumnView* col;
-  uint64_t bits(int64_t row) const {
-    if constexpr (std::is_floating_point_v<T>) return order_bits<T>(col->values<T>()[row]);
-    else return uint64_t(std::make_unsigned_t<T>(col->values<T>()[row]));
-  }
-  uint64_t hash(int64_t row) const { return col->is_valid(row) ? mix64(bits(row) + kHashSeed) : kNullHash; }
-  void set(Slot& s, int64_t row) {
-    const bool valid = col->is_valid(row);
-    s.bits = valid ? bits(row) : 0;
-    s.len = valid ? 0 : 1;
-  }
-  bool equal(const Slot& s, int64_t row) const {
-    if (!col->is_valid(row)) return s.len == 1;
-    return s.len == 0 && s.bits == bits(row);
-  }
-};
-
-/// a[0, len) == b[0, len) for len <= 16, with fixed-size loads that stay inside both ranges
-/// (two overlapping words), not a call to memcmp.
-inline bool short_equal(const uint8_t* a, const uint8_t* b, int64_t len) {
-  auto word = [](const uint8_t* p, int w) {
-    uint64_t x = 0;
-    if (w == 8) std::memcpy(&x, p, 8);
-    else {
-      uint32_t y;
-      std::memcpy(&y, p, 4);
-      x = y;
-    }
-    return x;
-  };
-  if (len >= 8) return word(a, 8) == word(b, 8) && word(a + len - 8, 8) == word(b + len - 8, 8);
-  if (len >= 4) return word(a, 4) == word(b, 4) && word(a + len - 4, 4) == word(b + len - 4, 4);
-  for (int64_t k = 0; k < len; ++k)
-    if (a[k] != b[k]) return false;
-  return true;
-}
-
-/// One string key: up to 16 bytes kept in the slot; a longer string keeps its first 8 bytes
-/// there and the rest in an arena of the table's own (offset in the slot's last 8 bytes).
-struct StringKey {
-  struct Slot : SlotHead {
-    uint8_t key[16];
-  };
-  static constexpr uint32_t kNull = 0xFFFFFFFFu;
-  const ColumnView* col;
-  std::vector<uint8_t> arena;
-  uint64_t hash(int64_t row) const { return key_hash(*col, row); }
-  void set(Slot& s, int64_t row) {
-    std::memset(s.key, 0, 16);
-    if (!col->is_valid(row)) {
-      s.len = kNull;
-      return;
-    }
-    int64_t len = 0;
-    const uint8_t* p = string_bytes(*col, row, &len);
-    GPUDF_EXPECTS(len < int64_t(kNull), InvalidArgument, "a group key string is too long");
-    s.len = uint32_t(len);
-    if (len <= 16) {
-      std::memcpy(s.key, p, size_t(len));
-      return;
-    }
-    const uint64_t at = arena.size();
-    std::memcpy(s.key, p, 8);
-    std::memcpy(s.key + 8, &at, 8);
-    arena.insert(arena.end(), p + 8, p + len);
-  }
-  bool equal(const Slot& s, int64_t row) const {
-    if (!col->is_valid(row)) return s.len == kNull;
-    int64_t len = 0;
-    const uint8_t* p = string_bytes(*col, row, &len);
-    if (s.len == kNull || int64_t(s.len) != len) return false;
-    if (len <= 16) return short_equal(s.key, p, len);
-    uint64_t at;
-    std::memcpy(&at, s.key + 8, 8);
-    return std::memcmp(s.key, p, 8) == 0 && std::memcmp(arena.data() + at, p + 8, size_t(len - 8)) == 0;
-  }
-};
-
-/// Open-addressing table of groups (linear probing, load <= 1/2). Ids are dense, in insertion
-/// order; reps[id] is the group's first inserted row, hashes[id] its hash.
-template <typename Store>
-class GroupTable {
- public:
-  using Slot = typename Store::Slot;
-  GroupTable(int64_t expected, const Store& proto) : store(proto) {
-    uint64_t cap = std::bit_ceil(uint64_t(std::max<int64_t>(expected, 8)) * 2);
-    slots_.assign(cap, Slot{});
-    mask_ = cap - 1;
-  }
-  std::vector<int64_t> reps;
-  std::vector<uint64_t> hashes;
-  Store store;
-
-  int64_t size() const { return int64_t(reps.size()); }
-
-  /// Starts loading the slot where a probe for hash h begins.
-  void prefetch(uint64_t h) const { __builtin_prefetch(&slots_[h & mask_]); }
-
-  /// The id of row's group (hash h), inserting a new group when none matches.
-  int64_t find_or_insert(uint64_t h, int64_t row) {
-    for (uint64_t s = h & mask_;; s = (s + 1) & mask_) {
-      Slot& e = slots_[s];
-      if (e.id1 == 0) {
-        const auto id = int64_t(reps.size());
-        GPUDF_EXPECTS(id < int64_t(0xFFFFFFFFu), InvalidArgument, "too many groups for one table");
-        e.hash = h;
-        e.id1 = uint32_t(id + 1);
-        store.set(e, row);
-        reps.push_back(row);
-        hashes.push_back(h);
-        if (uint64_t(reps.size()) * 2 > mask_) grow();
-        return id;
-      }
-      if (e.hash == h && store.equal(e, row)) return int64_t(e.id1) - 1;
-    }
-  }
-
- private:
-  void grow() {
-    std::vector<Slot> old(std::move(slots_));
-    slots_.assign(old.size() * 2, Slot{});
-    mask_ = slots_.size() - 1;
-    for (const Slot& e : old) {
-      if (e.id1 == 0) continue;
-      uint64_t s = e.hash & mask_;
-      while (slots_[s].id1 != 0) s = (s + 1) & mask_;
-      slots_[s] = e;
-    }
-  }
-  std::vector<Slot> slots_;
-  uint64_t mask_ = 0;
-};
+using namespace group_table;
 
 /// Rows each range scans before judging whether its groups are too many for one table per range.
 inline constexpr int64_t kProbeRows = int64_t(1) << 18;
@@ -250,6 +34,100 @@ inline constexpr int64_t kProbeRows = int64_t(1) << 18;
 inline constexpr int64_t kMaxRangeGroups = int64_t(1) << 21;
 /// Rows hashed (and their slots prefetched) ahead of their probes.
 inline constexpr int64_t kBatch = 32;
+
+/// Start rows of the contiguous ranges that the range passes split [0, n) into: one per pool
+/// thread (one when n is under two blocks). ids do not depend on it.
+std::vector<int64_t> split_ranges(int64_t n) {
+  const int64_t ranges = std::clamp<int64_t>(n / kBlockRows, 1, int64_t(cpu_pool().size()));
+  std::vector<int64_t> start(static_cast<size_t>(ranges + 1));
+  for (int64_t r = 0; r <= ranges; ++r) start[size_t(r)] = r * n / ranges;
+  return start;
+}
+
+/// Turns each range's local ids into global ones: ids[i] = to_global[range of i][ids[i]]
+/// (-1 stays -1). Parallel over fixed blocks.
+template <typename IdT>
+void remap_ranges(int64_t n, const std::vector<int64_t>& range_start, const std::vector<std::vector<IdT>>& to_global,
+                  IdT* ids) {
+  cpu_pool().parallel_for(num_blocks(n), 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const int64_t begin = b * kBlockRows, end = std::min(n, begin + kBlockRows);
+      // The range holding row `begin`, then the block's rows range by range.
+      int64_t r = int64_t(std::upper_bound(range_start.begin(), range_start.end(), begin) - range_start.begin()) - 1;
+      for (int64_t i = begin; i < end; ++r) {
+        const IdT* m = to_global[size_t(r)].data();
+        for (const int64_t stop = std::min(end, range_start[size_t(r + 1)]); i < stop; ++i)
+          if (ids[i] >= 0) ids[i] = m[ids[i]];
+      }
+    }
+  });
+}
+
+/// Most distinct values (max - min + 1) an integer key may span for direct indexing.
+inline constexpr uint64_t kDirectSpan = uint64_t(1) << 18;
+
+/// One integer key whose values span at most kDirectSpan (and at most the row count): a
+/// group's id is found in an array indexed by value - min (nulls after the last value), with
+/// no hashing. Each range fills its own array, merged in range order (first-appearance ids).
+/// False when the span is too wide.
+template <typename T, typename IdT>
+bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, std::vector<int64_t>& first_rows) {
+  using U = std::make_unsigned_t<T>;
+  const std::vector<int64_t> range_start = split_ranges(n);
+  const auto ranges = int64_t(range_start.size()) - 1;
+  std::vector<T> lo(size_t(ranges), std::numeric_limits<T>::max()), hi(size_t(ranges), std::numeric_limits<T>::lowest());
+  cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r)
+      for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
+        if (!c.is_valid(i)) continue;
+        const T x = c.values<T>()[i];
+        lo[size_t(r)] = std::min(lo[size_t(r)], x);
+        hi[size_t(r)] = std::max(hi[size_t(r)], x);
+      }
+  });
+  const T min = *std::min_element(lo.begin(), lo.end()), max = *std::max_element(hi.begin(), hi.end());
+  // max - min in unsigned arithmetic (exact for any pair), compared before adding 1.
+  const uint64_t diff = min <= max ? uint64_t(U(U(max) - U(min))) : 0;
+  if (diff >= kDirectSpan || diff >= uint64_t(std::max<int64_t>(n, 1024))) return false;
+  const uint64_t span = min <= max ? diff + 1 : 0;
+  const auto slot_of = [&](int64_t i) { return c.is_valid(i) ? int64_t(U(U(c.values<T>()[i]) - U(min))) : int64_t(span); };
+  std::vector<std::vector<int64_t>> reps(static_cast<size_t>(ranges));
+  cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
+    std::vector<int32_t> local(span + 1);
+    for (int64_t r = r0; r < r1; ++r) {
+      std::fill(local.begin(), local.end(), -1);
+      auto& rep = reps[size_t(r)];
+      for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
+        if (drop_nulls && !c.is_valid(i)) {
+          ids[i] = IdT(-1);
+          continue;
+        }
+        int32_t& m = local[size_t(slot_of(i))];
+        if (m < 0) {
+          m = int32_t(rep.size());
+          rep.push_back(i);
+        }
+        ids[i] = IdT(m);
+      }
+    }
+  });
+  std::vector<int64_t> global(span + 1, -1);
+  std::vector<std::vector<IdT>> to_global(static_cast<size_t>(ranges));
+  first_rows.clear();
+  for (int64_t r = 0; r < ranges; ++r) {
+    auto& m = to_global[size_t(r)];
+    for (const int64_t row : reps[size_t(r)]) {
+      int64_t& g = global[size_t(slot_of(row))];
+      if (g < 0) {
+        g = int64_t(first_rows.size());
+        first_rows.push_back(row);
+      }
+      m.push_back(IdT(g));
+    }
+  }
+  remap_ranges(n, range_start, to_global, ids);
+  return true;
+}
 
 template <typename IdT, typename Store>
 struct Grouper {
@@ -274,9 +152,8 @@ struct Grouper {
   /// start a group, or a range meets more than kMaxRangeGroups; the partitioned path, whose
   /// tables stay cache-sized, then does better.
   bool by_ranges() {
-    const int64_t ranges = std::clamp<int64_t>(n / kBlockRows, 1, int64_t(cpu_pool().size()));
-    std::vector<int64_t> range_start(static_cast<size_t>(ranges + 1));
-    for (int64_t r = 0; r <= ranges; ++r) range_start[size_t(r)] = r * n / ranges;
+    const std::vector<int64_t> range_start = split_ranges(n);
+    const auto ranges = int64_t(range_start.size()) - 1;
     std::vector<GroupTable<Store>> tables;
     tables.reserve(size_t(ranges));
     for (int64_t r = 0; r < ranges; ++r) tables.emplace_back(1024, proto);
@@ -320,18 +197,7 @@ struct Grouper {
       for (size_t k = 0; k < m.size(); ++k) m[k] = IdT(global.find_or_insert(t.hashes[k], t.reps[k]));
     }
     tables.clear();
-    cpu_pool().parallel_for(num_blocks(n), 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t b = b0; b < b1; ++b) {
-        const int64_t begin = b * kBlockRows, end = std::min(n, begin + kBlockRows);
-        // The range holding row `begin`, then the block's rows range by range.
-        int64_t r = int64_t(std::upper_bound(range_start.begin(), range_start.end(), begin) - range_start.begin()) - 1;
-        for (int64_t i = begin; i < end; ++r) {
-          const IdT* m = to_global[size_t(r)].data();
-          for (const int64_t stop = std::min(end, range_start[size_t(r + 1)]); i < stop; ++i)
-            if (ids[i] >= 0) ids[i] = m[ids[i]];
-        }
-      }
-    });
+    remap_ranges(n, range_start, to_global, ids);
     first_rows = std::move(global.reps);
     return true;
   }
@@ -427,8 +293,13 @@ std::vector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids, boo
     return group_into(keys, StringKey{keys.cols, {}}, n, ids, maintain_order);
   if (keys.n == 1) {
     return type_dispatch(keys.cols[0].type, [&]<TypeId T>() {
-      if constexpr (std::is_arithmetic_v<storage_t<T>>)
-        return group_into(keys, FixedKey<storage_t<T>>{keys.cols}, n, ids, maintain_order);
+      using S = storage_t<T>;
+      if constexpr (std::is_integral_v<S>) {
+        std::vector<int64_t> first;
+        if (by_direct_index<S>(keys.cols[0], keys.drop_nulls, n, ids, first)) return first;
+      }
+      if constexpr (std::is_arithmetic_v<S>)
+        return group_into(keys, FixedKey<S>{keys.cols}, n, ids, maintain_order);
       else
         return group_into(keys, MultiKey{&keys, {}}, n, ids, maintain_order);
     });
