@@ -39,8 +39,21 @@ GPUDF_HD inline uint64_t hash_bytes(const uint8_t* p, int64_t len) {
     h = mix64(h ^ w) + kHashSeed;
   }
   if (i < len) {
+    // The last 1..7 bytes as a little-endian word, read with loads that stay inside [p, p + len)
+    // (overlapping the bytes already hashed and shifted away, or two overlapping halves).
+    const int64_t rest = len - i;
     uint64_t w = 0;
-    for (int64_t j = 0; i + j < len; ++j) w |= uint64_t(p[i + j]) << (8 * j);
+    if (len >= 8) {
+      memcpy(&w, p + len - 8, 8);
+      w >>= 8 * (8 - rest);
+    } else if (len >= 4) {
+      uint32_t a, b;
+      memcpy(&a, p, 4);
+      memcpy(&b, p + len - 4, 4);
+      w = uint64_t(a) | (uint64_t(b) << (8 * (len - 4)));
+    } else {
+      for (int64_t j = 0; j < rest; ++j) w |= uint64_t(p[i + j]) << (8 * j);
+    }
     h = mix64(h ^ w) + kHashSeed;
   }
   return mix64(h);
