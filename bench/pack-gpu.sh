@@ -32,9 +32,19 @@ echo "pack-gpu: compressing node ($(node --version)) ..."
 xz -T"$THREADS" -c "$(command -v node)" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
 
 PEERS="${PEERS:-duckdb}"
-roots=(vitest tsx apache-arrow @duckdb/node-api)   # tsx: test/device + dispose spawn children with it
-case " $PEERS " in *" polars "*) roots+=(nodejs-polars) ;; esac
-mapfile -t MODULES < <(node bench/lib/deps.mjs "${roots[@]}")
+# The library's run-time dependencies (package.json "dependencies" less the build tools), what
+# the tests import, and tsx (test/device + dispose spawn children with it).
+mapfile -t runtime < <(node -p 'Object.keys(require("./package.json").dependencies)
+  .filter((d) => d !== "cmake-js" && d !== "node-addon-api").join("\n")')
+roots=("${runtime[@]}" vitest tsx csv-parse @duckdb/node-api)
+# Everything that runs there must find its imports among them: deps.mjs fails otherwise.
+checked=(src test examples vitest.config.ts scripts bench/run.mjs bench/lib bench/gen
+  bench/engines/gpudf.mjs bench/engines/duckdb.mjs)
+case " $PEERS " in *" polars "*) roots+=(nodejs-polars); checked+=(bench/engines/polars.mjs) ;; esac
+imports_of=(); for p in "${checked[@]}"; do imports_of+=(--imports-of "$p"); done
+MODULES_LIST=$(node bench/lib/deps.mjs "${imports_of[@]}" "${roots[@]}") || {
+  echo "pack-gpu: add the missing packages to the roots above" >&2; exit 1; }
+mapfile -t MODULES <<< "$MODULES_LIST"
 echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
 # -h: node_modules may be a symlink (git worktrees share one): store the files, not the link.
 tar -ch build/Release/gpudf.node build/gpudf_native_tests dist "${MODULES[@]}" \
