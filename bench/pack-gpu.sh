@@ -23,13 +23,26 @@ THREADS="${XZ_THREADS:-2}"
 for f in build/Release/gpudf.node build/gpudf_native_tests dist/index.js; do
   [ -e "$f" ] || { echo "pack-gpu: $f is missing: run \`npm run build\` first" >&2; exit 1; }
 done
-if ! grep -q GPUDF_WITH_CUDA build/CMakeCache.txt 2>/dev/null && ! grep -aq sm_90 build/Release/gpudf.node; then
-  echo "pack-gpu: warning: build/Release/gpudf.node does not look CUDA-enabled (sm_90)" >&2
-fi
+# The GPU box has an sm_90 GPU (H100/H200): a CPU-only build, or one without sm_90 code, would
+# test nothing there.
+for f in build/Release/gpudf.node build/gpudf_native_tests; do
+  archs=$(node bench/lib/cuda-archs.mjs "$f")
+  echo "pack-gpu: $f: CUDA code ${archs:-none}"
+  case " $archs " in *" sm_90 "*) ;; *) echo "pack-gpu: $f has no sm_90 code: build with CUDA on" >&2; exit 1 ;; esac
+done
 
+# xz -9: a 64 MiB dictionary, so the second copy of the device code (the addon and the native
+# tests each hold the same 16 MiB of fat binaries) and parquet-wasm's three near-identical
+# .wasm builds compress to almost nothing (-6's 8 MiB window missed them: 3 MiB more).
+XZ=(xz -9 -T"$THREADS")
 mkdir -p "$CARRY"
-echo "pack-gpu: compressing node ($(node --version)) ..."
-xz -T"$THREADS" -c "$(command -v node)" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
+NODE_BIN=$(command -v node)
+echo "pack-gpu: compressing node ($(node --version), symbol table stripped) ..."
+# Node's .symtab/.strtab (10 MiB here) serve debuggers only; addons link against .dynsym, kept.
+if command -v strip > /dev/null && strip -o "$CARRY/node.stripped" "$NODE_BIN"; then NODE_BIN="$CARRY/node.stripped"; fi
+"$NODE_BIN" --version > /dev/null
+"${XZ[@]}" -c "$NODE_BIN" > "$CARRY/node.xz.tmp" && mv "$CARRY/node.xz.tmp" "$CARRY/node.xz"
+rm -f "$CARRY/node.stripped"
 
 PEERS="${PEERS:-duckdb}"
 # The library's run-time dependencies (package.json "dependencies" less the build tools), what
@@ -48,7 +61,7 @@ mapfile -t MODULES <<< "$MODULES_LIST"
 echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
 # -h: node_modules may be a symlink (git worktrees share one): store the files, not the link.
 tar -ch build/Release/gpudf.node build/gpudf_native_tests dist "${MODULES[@]}" \
-  | xz -T"$THREADS" > "$CARRY/payload.tar.xz.tmp"
+  | "${XZ[@]}" > "$CARRY/payload.tar.xz.tmp"
 mv "$CARRY/payload.tar.xz.tmp" "$CARRY/payload.tar.xz"
 
 carry_bytes=$(du -cb "$CARRY"/node.xz "$CARRY"/payload.tar.xz | tail -1 | cut -f1)
