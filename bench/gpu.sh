@@ -15,6 +15,8 @@
 # Switches for a dry run on a machine without a GPU:
 #   GPUDF_GPU_SH_DEVICE=cpu     run everything on the CPU backend instead of cuda
 #   GPUDF_GPU_SH_SIZES="1e4 1e5" benchmark sizes (default "1e7 1e8")
+#   GPUDF_GPU_SH_TIME_SCALE=4   multiply the budget and every phase's limit (a slow machine:
+#                               the vitest suite alone takes about 5 minutes on 2 cores)
 set -uo pipefail
 START=$(date +%s)
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -22,7 +24,8 @@ OUT="$(mkdir -p "${1:?usage: bench/gpu.sh OUT [CARRY_DIR]}" && cd "$1" && pwd)"
 CARRY="$(cd "$ROOT" && cd "${2:-.carry}" && pwd)"
 DEVICE="${GPUDF_GPU_SH_DEVICE:-cuda}"
 SIZES="${GPUDF_GPU_SH_SIZES:-1e7 1e8}"
-BUDGET=480           # 8 minutes for everything
+SCALE="${GPUDF_GPU_SH_TIME_SCALE:-1}"
+BUDGET=$((480 * SCALE))   # 8 minutes for everything
 RESERVE=15           # kept for the summary
 cd "$ROOT"
 SUMMARY="$OUT/summary.txt"
@@ -57,15 +60,16 @@ export PATH="$NODE_DIR:$PATH"; hash -r   # anything that calls plain `node` gets
 if [ -L node_modules ] && [ ! -d node_modules/vitest ]; then rm -f node_modules; fi   # a link that travelled without its target
 unxz "$CARRY/payload.tar.xz" | tar -x -C "$ROOT" || fail "could not unpack $CARRY/payload.tar.xz"
 {
-  echo "gpu.sh $(date -u +%FT%TZ) device=$DEVICE sizes=$SIZES"
+  echo "gpu.sh $(date -u +%FT%TZ) device=$DEVICE sizes=$SIZES budget=${BUDGET}s"
   echo "node $("$NODE" --version) ($(command -v node))"; echo "cores $(nproc)"; free -g | head -2
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 || echo "nvidia-smi: not available"
+  if command -v nvidia-smi > /dev/null; then nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1
+  else echo "nvidia-smi: not available"; fi
 } >> "$SUMMARY"
 rows+=("unpack|ok|$(( $(date +%s) - START ))")
 
 # 1-2. tests
-phase "native tests (--device $DEVICE)" 60 "$OUT/native-tests.log" "$NODE" scripts/native-tests.mjs --device "$DEVICE"
-phase "vitest (GPUDF_DEVICE=$DEVICE)" 150 "$OUT/vitest.log" env GPUDF_DEVICE="$DEVICE" "$NODE" node_modules/vitest/vitest.mjs run
+phase "native tests (--device $DEVICE)" $((60 * SCALE)) "$OUT/native-tests.log" "$NODE" scripts/native-tests.mjs --device "$DEVICE"
+phase "vitest (GPUDF_DEVICE=$DEVICE)" $((150 * SCALE)) "$OUT/vitest.log" env GPUDF_DEVICE="$DEVICE" "$NODE" node_modules/vitest/vitest.mjs run
 
 # 3. benchmark: one results file for all sizes (JSON + markdown)
 NAME="gpu-$(date -u +%F)-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '-' | tr -s '-' | sed 's/-$//' || true)"
