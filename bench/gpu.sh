@@ -69,7 +69,13 @@ rows+=("unpack|ok|$(( $(date +%s) - START ))")
 
 # 1-2. tests
 phase "native tests (--device $DEVICE)" $((60 * SCALE)) "$OUT/native-tests.log" "$NODE" scripts/native-tests.mjs --device "$DEVICE"
-phase "vitest (GPUDF_DEVICE=$DEVICE)" $((150 * SCALE)) "$OUT/vitest.log" env GPUDF_DEVICE="$DEVICE" "$NODE" node_modules/vitest/vitest.mjs run
+# nodejs-polars does not fit in the 64 MiB beside DuckDB (pack-gpu.sh): without it the test
+# files that need it are left out, and named in the table.
+vitest_args=()
+if [ ! -d node_modules/nodejs-polars ]; then
+  for f in $(grep -l nodejs-polars test/*.test.ts); do vitest_args+=(--exclude "$f"); rows+=("vitest: $f|not run (nodejs-polars not carried)|0"); done
+fi
+phase "vitest (GPUDF_DEVICE=$DEVICE)" $((150 * SCALE)) "$OUT/vitest.log" env GPUDF_DEVICE="$DEVICE" "$NODE" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
 
 # 3. benchmark: one results file for all sizes (JSON + markdown)
 NAME="gpu-$(date -u +%F)-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '-' | tr -s '-' | sed 's/-$//' || true)"

@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Builds the folder that bench/gpu.sh needs on a GPU box with no Node.js and no network
 # (default: .carry/ at the repo root, git-ignored):
-#   node.xz             this machine's Node binary, xz-compressed
-#   payload.tar.xz      build/Release/gpudf.node, build/gpudf_native_tests (CUDA on), dist/,
-#                       and the node_modules folders the tests and the benchmark need
-#                       (vitest + deps, apache-arrow, nodejs-polars + linux-x64-gnu binary,
-#                       @duckdb/node-api + linux-x64 bindings), resolved from package-lock.json
+#   node.xz             this machine's Node binary (symbol table stripped), xz-compressed
+#   payload.tar.xz      build/Release/gpudf.node, build/gpudf_native_tests (CUDA on, sm_90
+#                       checked), dist/, and the node_modules folders the library, the tests and
+#                       the benchmark need (parquet-wasm, apache-arrow, vitest + deps, tsx,
+#                       csv-parse, @duckdb/node-api + linux-x64 bindings; nodejs-polars + its
+#                       binary on request), resolved from package-lock.json; it fails when a
+#                       bare import in src/, test/, examples/ or the benchmark is not packed
 # and prints the sizes, with the tracked tree, against the 64 MiB transfer limit.
 #
-#   bash bench/pack-gpu.sh [CARRY_DIR]        (run `npm run build` first)
+#   bash bench/pack-gpu.sh [CARRY_DIR]        (run `npm run build` first, CUDA on)
 #
 # PEERS (default "duckdb") names the peer engines to carry. DuckDB is always needed (the vitest
-# suite's differential tests use it). Measured here: node.xz 23.1 MiB, polars' binary alone
-# 19.3 MiB compressed, and node + duckdb + polars + vitest came to 69.6 MiB, over the limit, so
-# polars travels only with PEERS="duckdb polars" on a trip that can afford it.
+# suite's differential tests use it). Measured here (Node 20.20.2, addon with sm_80 + sm_90 +
+# PTX): node.xz 20.9 MiB, payload 33.8 MiB, tracked tree 1.5 MiB: 56.1 MiB in all. Polars'
+# binary alone is 19.3 MiB compressed, so PEERS="duckdb polars" goes over the limit: polars
+# travels only on a trip of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CARRY="${1:-.carry}"
@@ -53,8 +56,11 @@ roots=("${runtime[@]}" vitest tsx csv-parse @duckdb/node-api)
 # Everything that runs there must find its imports among them: deps.mjs fails otherwise.
 checked=(src test examples vitest.config.ts scripts bench/run.mjs bench/lib bench/gen
   bench/engines/gpudf.mjs bench/engines/duckdb.mjs)
-case " $PEERS " in *" polars "*) roots+=(nodejs-polars); checked+=(bench/engines/polars.mjs) ;; esac
-imports_of=(); for p in "${checked[@]}"; do imports_of+=(--imports-of "$p"); done
+imports_of=()
+# Without polars, gpu.sh leaves out the test files that need it (test/reduce.polars.test.ts).
+case " $PEERS " in *" polars "*) roots+=(nodejs-polars); checked+=(bench/engines/polars.mjs) ;;
+  *) imports_of+=(--may-lack nodejs-polars) ;; esac
+for p in "${checked[@]}"; do imports_of+=(--imports-of "$p"); done
 MODULES_LIST=$(node bench/lib/deps.mjs "${imports_of[@]}" "${roots[@]}") || {
   echo "pack-gpu: add the missing packages to the roots above" >&2; exit 1; }
 mapfile -t MODULES <<< "$MODULES_LIST"

@@ -4,13 +4,14 @@
 // (dependencies + optionalDependencies that fit linux/x64), resolved as Node does, from
 // package-lock.json. Used by pack-gpu.sh to carry only what the GPU run needs.
 //
-//   node bench/lib/deps.mjs [--imports-of PATH]... PKG...
+//   node bench/lib/deps.mjs [--imports-of PATH]... [--may-lack PKG]... PKG...
 //
 // --imports-of PATH (a file or a folder, searched for .ts/.mjs/.js files) checks that every
-// package PATH imports by a bare name ("x", "x/sub", "@s/x") is among the packages printed, and
-// exits 1 naming the missing ones, so a new import in the tests or the library cannot leave the
-// GPU box without its package. Type-only imports and node: built-ins are not counted; "gpudf"
-// is the library itself (vitest.config.ts aliases it to src/).
+// package PATH imports or requires by a bare name ("x", "x/sub", "@s/x") is among the packages
+// printed, and exits 1 naming the missing ones, so a new import in the tests or the library
+// cannot leave the GPU box without its package. Type-only imports and node: built-ins are not
+// counted; "gpudf" is the library itself (vitest.config.ts aliases it to src/). A package named
+// by --may-lack is left out knowingly: the files that need it are only listed on stderr.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +21,11 @@ const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')).p
 
 const args = process.argv.slice(2);
 const importsOf = [];
+const mayLack = new Set();
 const roots = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--imports-of') importsOf.push(args[++i]);
+  else if (args[i] === '--may-lack') mayLack.add(args[++i]);
   else roots.push(args[i]);
 }
 
@@ -68,8 +71,8 @@ function importedPackages(path, found = new Map()) {
   // Comments out (roughly: a "//" after ":" or a quote, as in a URL, is kept).
   const text = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"])\/\/.*$/gm, '$1');
   // import/export ... from "x" (at the start of a line, possibly over several lines),
-  // import("x"), import "x".
-  const specifiers = /^\s*(?:import|export)\s+(type\s)?[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
+  // import("x"), import "x", require("x"), createRequire(...)("x").
+  const specifiers = /^\s*(?:import|export)\s+(type\s)?[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|\b(?:import|require|createRequire\([^()]*\))\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]/gm;
   for (const m of text.matchAll(specifiers)) {
     if (m[1]) continue; // import type ... from "x": erased before run time
     const spec = m[2] ?? m[3] ?? m[4];
@@ -86,7 +89,9 @@ if (importsOf.length) {
   const missing = new Map();
   for (const path of importsOf) {
     for (const [name, file] of importedPackages(join(root, path))) {
-      if (!packed.has(name) && !missing.has(name)) missing.set(name, file.slice(root.length + 1));
+      if (packed.has(name) || missing.has(name)) continue;
+      if (mayLack.has(name)) console.error(`deps: not packed: ${name}, which ${file.slice(root.length + 1)} needs`);
+      else missing.set(name, file.slice(root.length + 1));
     }
   }
   if (missing.size) {
