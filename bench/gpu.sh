@@ -16,7 +16,7 @@
 #   GPUDF_GPU_SH_DEVICE=cpu     run everything on the CPU backend instead of cuda
 #   GPUDF_GPU_SH_SIZES="1e4 1e5" benchmark sizes (default "1e7 1e8")
 #   GPUDF_GPU_SH_TIME_SCALE=4   multiply the budget and every phase's limit (a slow machine:
-#                               the vitest suite alone takes about 5 minutes on 2 cores)
+#                               the vitest suite alone takes about 3 minutes on 2 cores)
 set -uo pipefail
 START=$(date +%s)
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -111,7 +111,7 @@ done
   grep -hoE "(groupby|join|micro) on [A-Za-z0-9_]+ \(data ready in [0-9.]+ s\)" "$OUT/bench.log" 2>/dev/null
 } >> "$SUMMARY"
 cat "$SUMMARY"
-grep -E "Tests +[0-9]|passed|failed" "$OUT/vitest.log" 2>/dev/null | tail -2
+sed "s/\x1b\[[0-9;]*m//g" "$OUT/vitest.log" 2>/dev/null | grep -E "Test Files|Tests +[0-9]" | tail -2
 tail -2 "$OUT/native-tests.log" 2>/dev/null
 [ -f "$OUT/$NAME.md" ] && grep -E "^#### |^\| (CSV load|q|sort|filter|unique|csv)" "$OUT/$NAME.md" | cut -c1-160 | head -40
 ls "$OUT"
