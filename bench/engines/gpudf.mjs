@@ -1,10 +1,11 @@
 // gpudf, from the built package (dist/index.js), on the device GPUDF_DEVICE names.
 //
-// gpudf has no CSV reader yet, so its data come from the generated Arrow IPC file
-// (apache-arrow -> fromArrow) and its CSV load is reported "unsupported". Each question is
-// written against the planned API (docs: DataFrame.groupBy(...).agg(col(...)...), join, sort,
-// filter, unique, readCSV, writeCSV) and runs only when the methods it needs exist; otherwise it
-// is reported "unsupported" with the missing method named. Nothing is emulated in JS.
+// Tables are loaded with gpudf.readCSV (types inferred), timed as the CSV load like the other
+// engines'. Each question is written against the API (DataFrame.groupBy(...).agg(col(...)...),
+// join, sort, filter, unique, readCSV, writeCSV) and runs only when the methods it needs exist;
+// otherwise it is reported "unsupported" with the missing method named. Nothing is emulated in
+// JS. A build without readCSV loads the generated Arrow IPC file instead (apache-arrow ->
+// fromArrow) and reports its CSV load "unsupported".
 import { readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { csvHeader, arrowBuffers, csvRows } from './chunk.mjs';
+import { csvHeader } from './chunk.mjs';
 import { groupbyChunk } from './groupby.mjs';
 import { microChunk } from './micro.mjs';
 import { joinTables, sliceTable } from './join.mjs';
@@ -63,17 +63,19 @@ async function writeTable(files, header, chunks, arrow) {
   if (arrow) renameSync(tmpArrow, files.arrow);
 }
 
-/** Row-wise tables (groupby, micro): chunks made by a pool of worker threads, yielded in order. */
-async function* pooledChunks(task0, N, workers) {
-  const count = Math.ceil(N / CHUNK_ROWS);
+/**
+ * Chunks made by a pool of worker threads, yielded in order: task(i) is the message for chunk i
+ * (with the ArrayBuffers to transfer), as worker.mjs reads it.
+ */
+async function* pooledChunks(count, task, workers) {
   const pool = Array.from({ length: Math.min(workers, count) }, () => new Worker(new URL('./worker.mjs', import.meta.url)));
   const done = new Map();
   let next = 0, wake = null;
   const failures = [];
   const feed = (w) => {
     if (next >= count) return;
-    const index = next++;
-    w.postMessage({ ...task0, N, index, n: Math.min(CHUNK_ROWS, N - index * CHUNK_ROWS) });
+    const { message, transfer } = task(next++);
+    w.postMessage(message, transfer);
   };
   for (const w of pool) {
     w.on('message', (m) => { done.set(m.index, m); feed(w); wake?.(); });
@@ -95,15 +97,31 @@ async function* pooledChunks(task0, N, workers) {
   }
 }
 
-function* inlineChunks(table, arrow) {
-  for (let start = 0; start < table.n; start += CHUNK_ROWS) {
-    const chunk = sliceTable(table, start, Math.min(CHUNK_ROWS, table.n - start));
-    const csv = [];
-    csvRows(chunk, (text) => csv.push(Buffer.from(text, 'latin1')));
-    yield { csv, buffers: arrow ? arrowBuffers(chunk) : null };
-  }
+/** Row-wise tables (groupby, micro): each worker makes its chunks from the seed. */
+function rowWiseChunks(task0, N, workers) {
+  const count = Math.ceil(N / CHUNK_ROWS);
+  return pooledChunks(count, (index) => ({
+    message: { ...task0, N, index, n: Math.min(CHUNK_ROWS, N - index * CHUNK_ROWS) }, transfer: [],
+  }), workers);
 }
 
+/**
+ * A table drawn here in full (join): its rows are cut into chunks, copied to the workers, which
+ * format the CSV (and the Arrow buffers) in parallel.
+ */
+function tableChunks(table, arrow, workers) {
+  const count = Math.max(1, Math.ceil(table.n / CHUNK_ROWS));
+  return pooledChunks(count, (index) => {
+    const chunk = sliceTable(table, index * CHUNK_ROWS, Math.min(CHUNK_ROWS, table.n - index * CHUNK_ROWS));
+    const transfer = [];
+    const columns = chunk.columns.map(({ str, ...c }) => {
+      const values = c.values.slice(), valid = c.valid && c.valid.slice();   // compact copies
+      transfer.push(values.buffer, ...(valid ? [valid.buffer] : []));
+      return { ...c, values, valid };
+    });
+    return { message: { kind: 'table', index, arrow, chunk: { n: chunk.n, columns } }, transfer };
+  }, workers);
+}
 /**
  * Generates the dataset unless its files exist; returns dataset(). options: nas, workers,
  * arrow (default true), dir, log (a function).
@@ -115,13 +133,11 @@ export async function ensureData(kind, N, { nas = 0, workers = availableParallel
   const t0 = performance.now();
   if (kind === 'join') {
     for (const t of joinTables(N)) {
-      const chunks = inlineChunks(t, arrow);
-      const first = sliceTable(t, 0, 0);
-      await writeTable(d.tables[t.role], csvHeader(first), chunks, arrow);
+      await writeTable(d.tables[t.role], csvHeader(sliceTable(t, 0, 0)), tableChunks(t, arrow, workers), arrow);
     }
   } else {
     const header = kind === 'micro' ? csvHeader(microChunk({ index: 0, n: 0 })) : csvHeader(groupbyChunk({ N, K, nas, index: 0, n: 0, nullPlan: null }));
-    await writeTable(d.tables.x, header, pooledChunks({ kind, K, nas, arrow }, N, workers), arrow);
+    await writeTable(d.tables.x, header, rowWiseChunks({ kind, K, nas, arrow }, N, workers), arrow);
   }
   log(`generated ${Object.values(d.tables).map((t) => t.name).join(', ')} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   return d;

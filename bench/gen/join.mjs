@@ -6,8 +6,8 @@
 //   small  N/1e6 rows: id1 (keys x+r), id4, v2
 //   medium N/1e3 rows: id1, id2, id4, id5, v2
 //   big    N rows:     id1, id2, id3, id4, id5, id6, v2
-// Unlike the row-wise groupby table, the key permutations and shuffles are global, so this
-// table is generated in one process. The R script accepts N >= 1e7 only; at N = 1e6 the
+// Unlike the row-wise groupby table, the key permutations and shuffles are global, so these
+// tables are drawn in one thread (index.mjs then has the worker pool format their CSV). The R script accepts N >= 1e7 only; at N = 1e6 the
 // id1 level has a single key (x = {k}, l = r = {}), so small has one row that every x row matches.
 import { Rng } from './prng.mjs';
 import { idFormat } from './chunk.mjs';
@@ -44,7 +44,7 @@ function measure(n, rng) {
 }
 
 const intCol = (name, values) => ({ name, type: 'int32', values, valid: null });
-const strCol = (name, values) => ({ name, type: 'utf8', values, valid: null, str: idFormat(0) });
+const strCol = (name, values) => ({ name, type: 'utf8', values, valid: null, str: idFormat(0), idWidth: 0 });   // idWidth: str for a worker
 
 /**
  * One table: for each key level i (1-based) of `keys`, an int column id<i> and its string twin
