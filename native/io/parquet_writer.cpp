@@ -1,0 +1,124 @@
+#include "io/parquet_writer.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "core/transfer.hpp"
+#include "io/parquet_pages.hpp"
+#include "io/zstd_codec.hpp"
+
+namespace gpudf::parquet {
+namespace {
+
+// Row groups are encoded in batches of at least this many rows, then written, so memory holds
+// about one batch of encoded pages however large the frame.
+constexpr int64_t kBatchRows = int64_t(1) << 20;
+
+/// One page to encode: rows [begin, end) of a column.
+struct PageTask {
+  size_t column;
+  int64_t begin, end;
+};
+
+/// Writes to the sink and counts the bytes written (the file offsets of the footer).
+class Output {
+ public:
+  explicit Output(const ByteSink& sink) : sink_(sink) {}
+  void write(const std::string& s) { write(s.data(), s.size()); }
+  void write(const char* p, size_t n) {
+    if (n) sink_(p, n);
+    pos_ += int64_t(n);
+  }
+  int64_t pos() const { return pos_; }
+
+ private:
+  const ByteSink& sink_;
+  int64_t pos_ = 0;
+};
+
+}  // namespace
+
+bool codec_available(Codec codec) { return codec != Codec::Zstd || zstd::available(); }
+
+void write_parquet(const std::vector<std::string>& names, const std::vector<ColumnPtr>& columns,
+                   const ParquetWriteOptions& o, const ByteSink& sink) {
+  GPUDF_EXPECTS(names.size() == columns.size(), InvalidArgument, "one name per column");
+  GPUDF_EXPECTS(o.row_group_rows > 0, InvalidArgument, "rowGroupSize must be a positive integer");
+  GPUDF_EXPECTS(codec_available(o.codec), InvalidArgument, "zstd compression needs libzstd, which is not installed");
+  std::vector<ColumnPtr> host;
+  std::vector<ColumnView> views;
+  for (const auto& c : columns) host.push_back(to_host(c));
+  for (const auto& c : host) views.push_back(c->view());
+  const int64_t rows = views.empty() ? 0 : views[0].size;
+  for (const auto& v : views) GPUDF_EXPECTS(v.size == rows, InvalidArgument, "columns must have equal lengths");
+
+  FileMeta meta;
+  meta.names = names;
+  for (const auto& v : views) meta.types.push_back(v.type);
+  meta.num_rows = rows;
+  meta.key_values = o.key_values;
+  meta.created_by = "gpudf";
+
+  Output out(sink);
+  out.write("PAR1", 4);
+  const int64_t groups = (rows + o.row_group_rows - 1) / o.row_group_rows;
+  const int64_t groups_per_batch = std::max<int64_t>(1, kBatchRows / o.row_group_rows);
+  for (int64_t g0 = 0; g0 < groups; g0 += groups_per_batch) {
+    const int64_t g1 = std::min(groups, g0 + groups_per_batch);
+    // Plan every page of the batch: chunk (g, c) owns tasks [first[k], first[k + 1]).
+    std::vector<PageTask> tasks;
+    std::vector<size_t> first;
+    for (int64_t g = g0; g < g1; ++g) {
+      const int64_t r0 = g * o.row_group_rows;
+      const int64_t r1 = std::min(rows, r0 + o.row_group_rows);
+      for (size_t c = 0; c < views.size(); ++c) {
+        first.push_back(tasks.size());
+        const std::vector<int64_t> bounds = page_bounds(views[c], r0, r1);
+        for (size_t p = 0; p + 1 < bounds.size(); ++p) tasks.push_back({c, bounds[p], bounds[p + 1]});
+      }
+    }
+    first.push_back(tasks.size());
+    std::vector<EncodedPage> pages(tasks.size());
+    cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
+      for (int64_t k = a; k < b; ++k) {
+        const PageTask& t = tasks[size_t(k)];
+        pages[size_t(k)] = encode_page(views[t.column], t.begin, t.end, o.codec, o.zstd_level);
+      }
+    });
+    // Write the batch in file order and describe each chunk for the footer.
+    size_t chunk = 0;
+    for (int64_t g = g0; g < g1; ++g) {
+      RowGroupMeta rg;
+      rg.num_rows = std::min(rows, (g + 1) * o.row_group_rows) - g * o.row_group_rows;
+      rg.file_offset = out.pos();
+      for (size_t c = 0; c < views.size(); ++c, ++chunk) {
+        ColumnChunkMeta cm;
+        cm.physical = column_type(views[c].type).physical;
+        cm.codec = o.codec;
+        cm.num_values = rg.num_rows;
+        cm.data_page_offset = out.pos();
+        for (size_t k = first[chunk]; k < first[chunk + 1]; ++k) {
+          EncodedPage& p = pages[k];
+          out.write(p.header);
+          out.write(p.body);
+          cm.total_uncompressed_size += int64_t(p.header.size()) + p.uncompressed_body;
+          cm.total_compressed_size += int64_t(p.header.size() + p.body.size());
+          merge_statistics(cm.stats, p.stats, views[c].type);
+          p = EncodedPage();  // free as we go
+        }
+        rg.total_byte_size += cm.total_uncompressed_size;
+        rg.total_compressed_size += cm.total_compressed_size;
+        rg.columns.push_back(std::move(cm));
+      }
+      meta.row_groups.push_back(std::move(rg));
+    }
+  }
+  const std::string footer = encode_file_meta(meta);
+  out.write(footer);
+  const uint32_t len = uint32_t(footer.size());
+  const char tail[8] = {char(len), char(len >> 8), char(len >> 16), char(len >> 24), 'P', 'A', 'R', '1'};
+  out.write(tail, 8);
+}
+
+}  // namespace gpudf::parquet
