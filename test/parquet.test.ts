@@ -102,6 +102,32 @@ describe("writeParquet round trips through readParquet", () => {
     }
   });
 
+  it("repeated strings are dictionary-encoded: nulls, runs, wide indices, several pages", async () => {
+    const n = 200_000;
+    const df = new DataFrame({
+      wide: new Series("wide", Array.from({ length: n }, (_, i) => `k${(i * 7919) % 20000}`), "utf8"),
+      runs: new Series("runs", Array.from({ length: n }, (_, i) => `r${Math.floor(i / 1000)}`), "large_utf8"),
+      nulls: new Series("nulls", Array.from({ length: n }, (_, i) => (i % 5 === 2 ? null : `x${i % 9}`)), "utf8"),
+      one: new Series("one", Array.from({ length: n }, () => "same"), "utf8"),
+    });
+    for (const compression of COMPRESSIONS) {
+      const path = tmp();
+      await df.writeParquet(path, { compression, rowGroupSize: 150_000 });
+      expectSameFrame(await readParquet(path), df);
+      const conn = await duckdbConnection();
+      const meta = await duckdbRows(conn, `SELECT DISTINCT encodings FROM parquet_metadata('${path}')`);
+      expect(meta).toEqual([{ encodings: "PLAIN, RLE, RLE_DICTIONARY" }]);
+      const counts = await duckdbRows(
+        conn,
+        `SELECT count(DISTINCT wide) AS w, count(DISTINCT runs) AS r, count(nulls) AS x, min(wide) AS lo, max(runs) AS hi FROM '${path}'`,
+      );
+      expect(counts).toEqual([{ w: 20000n, r: 200n, x: 160000n, lo: "k0", hi: "r99" }]);
+      const sample = await duckdbRows(conn, `SELECT wide, runs, nulls, one FROM '${path}' LIMIT 3 OFFSET 149999`);
+      expect(sample).toEqual(df.slice(149_999, 3).toRecords());
+      conn.closeSync();
+    }
+  });
+
   it("snappy and zstd shrink repetitive data", async () => {
     const n = 200_000;
     const df = new DataFrame({ a: Int32Array.from({ length: n }, (_, i) => i % 10), s: Array.from({ length: n }, (_, i) => `id${i % 100}`) });

@@ -9,9 +9,6 @@ namespace {
 using thrift::CompactWriter;
 using thrift::CType;
 
-// Encoding ids (parquet.thrift Encoding).
-constexpr int32_t kPlain = 0;
-constexpr int32_t kRle = 3;
 // ConvertedType ids.
 constexpr int32_t kUtf8 = 0;
 constexpr int32_t kDate = 6;
@@ -83,12 +80,14 @@ void write_statistics(CompactWriter& w, const Statistics& s) {
 
 void write_column_chunk(CompactWriter& w, const ColumnChunkMeta& c, const std::string& name) {
   w.begin_element();
-  w.field_i64(2, c.data_page_offset);  // file_offset (deprecated; the chunk's first byte)
+  const bool dictionary = c.dictionary_page_offset >= 0;
+  w.field_i64(2, dictionary ? c.dictionary_page_offset : c.data_page_offset);  // file_offset: the chunk's first byte
   w.begin_struct(3);                   // meta_data
   w.field_i32(1, int32_t(c.physical));
-  w.begin_list(2, CType::I32, 2);  // encodings
+  w.begin_list(2, CType::I32, dictionary ? 3 : 2);  // encodings
   w.element_i32(kPlain);
   w.element_i32(kRle);
+  if (dictionary) w.element_i32(kRleDictionary);
   w.begin_list(3, CType::Binary, 1);  // path_in_schema
   w.element_binary(name);
   w.field_i32(4, int32_t(c.codec));
@@ -96,6 +95,7 @@ void write_column_chunk(CompactWriter& w, const ColumnChunkMeta& c, const std::s
   w.field_i64(6, c.total_uncompressed_size);
   w.field_i64(7, c.total_compressed_size);
   w.field_i64(9, c.data_page_offset);
+  if (dictionary) w.field_i64(11, c.dictionary_page_offset);
   write_statistics(w, c.stats);
   w.end_struct();
   w.end_struct();
@@ -140,16 +140,29 @@ ColumnType column_type(TypeId t) {
 }
 
 void encode_data_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
-                             int32_t num_values) {
+                             int32_t num_values, int32_t encoding) {
   CompactWriter w(out);
   w.field_i32(1, 0);  // type: DATA_PAGE
   w.field_i32(2, uncompressed_size);
   w.field_i32(3, compressed_size);
   w.begin_struct(5);  // data_page_header
   w.field_i32(1, num_values);
-  w.field_i32(2, kPlain);  // encoding
+  w.field_i32(2, encoding);
   w.field_i32(3, kRle);    // definition_level_encoding
   w.field_i32(4, kRle);    // repetition_level_encoding
+  w.end_struct();
+  w.end_struct();
+}
+
+void encode_dictionary_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
+                                   int32_t num_values) {
+  CompactWriter w(out);
+  w.field_i32(1, 2);  // type: DICTIONARY_PAGE
+  w.field_i32(2, uncompressed_size);
+  w.field_i32(3, compressed_size);
+  w.begin_struct(7);  // dictionary_page_header
+  w.field_i32(1, num_values);
+  w.field_i32(2, kPlain);
   w.end_struct();
   w.end_struct();
 }

@@ -46,6 +46,7 @@ struct ColumnChunkMeta {
   int64_t total_uncompressed_size = 0;  // page headers included
   int64_t total_compressed_size = 0;    // page headers included
   int64_t data_page_offset = 0;
+  int64_t dictionary_page_offset = -1;  // -1: PLAIN pages only
   Statistics stats;
 };
 
@@ -66,9 +67,19 @@ struct FileMeta {
   std::string created_by;
 };
 
-/// Appends a DATA_PAGE (v1) header: PLAIN values, RLE definition levels.
+/// Encoding ids of parquet.thrift used by the writer.
+inline constexpr int32_t kPlain = 0;
+inline constexpr int32_t kRle = 3;
+inline constexpr int32_t kRleDictionary = 8;
+
+/// Appends a DATA_PAGE (v1) header: values in `encoding` (kPlain or kRleDictionary), RLE
+/// definition levels.
 void encode_data_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
-                             int32_t num_values);
+                             int32_t num_values, int32_t encoding);
+
+/// Appends a DICTIONARY_PAGE header (PLAIN entries).
+void encode_dictionary_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
+                                   int32_t num_values);
 
 /// The footer's FileMetaData.
 std::string encode_file_meta(const FileMeta& meta);

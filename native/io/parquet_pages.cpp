@@ -9,6 +9,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "io/snappy.hpp"
+#include "ops/hash/row_hash.hpp"
 #include "io/zstd_codec.hpp"
 
 namespace gpudf::parquet {
@@ -242,17 +243,10 @@ std::vector<int64_t> page_bounds(const ColumnView& v, int64_t begin, int64_t end
   return bounds;
 }
 
-EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level) {
-  EncodedPage page;
-  const int64_t n = end - begin;
-  const int64_t nulls = v.validity ? n - count_set_bits(v.validity, v.offset + begin, v.offset + end) : 0;
-  page.stats.null_count = nulls;
-  // The PLAIN page goes straight into the body when it is stored uncompressed.
-  thread_local std::string scratch;
-  std::string& plain = codec == Codec::Uncompressed ? page.body : scratch;
-  plain.clear();
-  put_definition_levels(plain, v.validity, v.offset + begin, n, nulls);
-  type_dispatch(v.type, PutValues{}, plain, v, begin, end, n - nulls, page.stats);
+namespace {
+
+/// Compresses `plain` into page.body (unless stored as is, when plain is page.body already).
+void finish_body(EncodedPage& page, const std::string& plain, Codec codec, int zstd_level) {
   page.uncompressed_body = int64_t(plain.size());
   switch (codec) {
     case Codec::Uncompressed: break;
@@ -266,10 +260,61 @@ EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec c
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   GPUDF_EXPECTS(page.uncompressed_body <= kMax && int64_t(page.body.size()) <= kMax, InvalidArgument,
                 "a Parquet page would exceed 2 GiB (a single value too large?)");
-  if (codec != Codec::Uncompressed && scratch.capacity() > size_t(4 * kPageBytes)) {
-    std::string().swap(scratch);  // do not keep a huge buffer per thread
+}
+
+/// The per-thread buffer a page is built in before compression (not kept when huge).
+std::string& scratch_buffer() {
+  thread_local std::string scratch;
+  if (scratch.capacity() > size_t(4 * kPageBytes)) std::string().swap(scratch);
+  scratch.clear();
+  return scratch;
+}
+
+}  // namespace
+
+EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level,
+                        const StringDictionary* dictionary) {
+  EncodedPage page;
+  const int64_t n = end - begin;
+  const int64_t nulls = v.validity ? n - count_set_bits(v.validity, v.offset + begin, v.offset + end) : 0;
+  page.stats.null_count = nulls;
+  // The page goes straight into the body when it is stored uncompressed.
+  std::string& plain = codec == Codec::Uncompressed ? page.body : scratch_buffer();
+  put_definition_levels(plain, v.validity, v.offset + begin, n, nulls);
+  if (dictionary) {
+    put_dictionary_indices(plain, v, *dictionary, begin, end);
+  } else {
+    type_dispatch(v.type, PutValues{}, plain, v, begin, end, n - nulls, page.stats);
   }
-  encode_data_page_header(page.header, int32_t(page.uncompressed_body), int32_t(page.body.size()), int32_t(n));
+  finish_body(page, plain, codec, zstd_level);
+  encode_data_page_header(page.header, int32_t(page.uncompressed_body), int32_t(page.body.size()), int32_t(n),
+                          dictionary ? kRleDictionary : kPlain);
+  return page;
+}
+
+EncodedPage encode_dictionary_page(const ColumnView& v, const StringDictionary& dictionary, Codec codec,
+                                   int zstd_level) {
+  EncodedPage page;
+  std::string& plain = codec == Codec::Uncompressed ? page.body : scratch_buffer();
+  put_dictionary_page(plain, v, dictionary);
+  finish_body(page, plain, codec, zstd_level);
+  encode_dictionary_page_header(page.header, int32_t(page.uncompressed_body), int32_t(page.body.size()),
+                                int32_t(dictionary.entries.size()));
+  // Byte-wise min and max, kept only when short (they are copied into the footer).
+  constexpr size_t kMaxStatBytes = 64;
+  if (dictionary.min_entry >= 0) {
+    auto at = [&](int64_t row) {
+      int64_t len;
+      const uint8_t* p = string_bytes(v, row, &len);
+      return std::string(reinterpret_cast<const char*>(p), size_t(len));
+    };
+    std::string lo = at(dictionary.min_entry), hi = at(dictionary.max_entry);
+    if (lo.size() <= kMaxStatBytes && hi.size() <= kMaxStatBytes) {
+      page.stats.has_min_max = true;
+      page.stats.min = std::move(lo);
+      page.stats.max = std::move(hi);
+    }
+  }
   return page;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "io/parquet_dictionary.hpp"
 #include "io/parquet_format.hpp"
 
 namespace gpudf::parquet {
@@ -25,8 +26,14 @@ struct EncodedPage {
 /// holding about kPageBytes of values (at least one row).
 std::vector<int64_t> page_bounds(const ColumnView& v, int64_t begin, int64_t end);
 
-/// Encodes rows [begin, end) of a host column as one DATA_PAGE (v1).
-EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level);
+/// Encodes rows [begin, end) of a host column as one DATA_PAGE (v1): PLAIN values, or indices
+/// into `dictionary` when one is given.
+EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level,
+                        const StringDictionary* dictionary = nullptr);
+
+/// The DICTIONARY_PAGE of a string chunk, with the chunk's min/max (short values only).
+EncodedPage encode_dictionary_page(const ColumnView& v, const StringDictionary& dictionary, Codec codec,
+                                   int zstd_level);
 
 /// Folds a page's statistics into its column chunk's.
 void merge_statistics(Statistics& chunk, const Statistics& page, TypeId type);

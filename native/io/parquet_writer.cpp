@@ -1,6 +1,7 @@
 #include "io/parquet_writer.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -15,9 +16,11 @@ namespace {
 // about one batch of encoded pages however large the frame.
 constexpr int64_t kBatchRows = int64_t(1) << 20;
 
-/// One page to encode: rows [begin, end) of a column.
+/// One page to encode: rows [begin, end) of a column, or (begin == end == -1) the dictionary
+/// page of column chunk `chunk`.
 struct PageTask {
   size_t column;
+  size_t chunk;
   int64_t begin, end;
 };
 
@@ -66,24 +69,44 @@ void write_parquet(const std::vector<std::string>& names, const std::vector<Colu
   const int64_t groups_per_batch = std::max<int64_t>(1, kBatchRows / o.row_group_rows);
   for (int64_t g0 = 0; g0 < groups; g0 += groups_per_batch) {
     const int64_t g1 = std::min(groups, g0 + groups_per_batch);
-    // Plan every page of the batch: chunk (g, c) owns tasks [first[k], first[k + 1]).
-    std::vector<PageTask> tasks;
-    std::vector<size_t> first;
+    // Dictionaries first (one task per string chunk), then every page of the batch in
+    // parallel: chunk k = (g, c) owns tasks [first[k], first[k + 1]), its dictionary page first.
+    struct Chunk {
+      size_t column;
+      int64_t begin, end;
+    };
+    std::vector<Chunk> chunks;
     for (int64_t g = g0; g < g1; ++g) {
       const int64_t r0 = g * o.row_group_rows;
       const int64_t r1 = std::min(rows, r0 + o.row_group_rows);
-      for (size_t c = 0; c < views.size(); ++c) {
-        first.push_back(tasks.size());
-        const std::vector<int64_t> bounds = page_bounds(views[c], r0, r1);
-        for (size_t p = 0; p + 1 < bounds.size(); ++p) tasks.push_back({c, bounds[p], bounds[p + 1]});
+      for (size_t c = 0; c < views.size(); ++c) chunks.push_back({c, r0, r1});
+    }
+    std::vector<std::optional<StringDictionary>> dictionaries(chunks.size());
+    cpu_pool().parallel_for(int64_t(chunks.size()), 1, [&](int64_t a, int64_t b) {
+      for (int64_t k = a; k < b; ++k) {
+        const Chunk& ch = chunks[size_t(k)];
+        if (is_string(views[ch.column].type) && o.dictionary)
+          dictionaries[size_t(k)] = build_string_dictionary(views[ch.column], ch.begin, ch.end);
       }
+    });
+    std::vector<PageTask> tasks;
+    std::vector<size_t> first;
+    for (size_t k = 0; k < chunks.size(); ++k) {
+      const Chunk& ch = chunks[k];
+      first.push_back(tasks.size());
+      if (dictionaries[k]) tasks.push_back({ch.column, k, -1, -1});
+      const std::vector<int64_t> bounds = page_bounds(views[ch.column], ch.begin, ch.end);
+      for (size_t p = 0; p + 1 < bounds.size(); ++p) tasks.push_back({ch.column, k, bounds[p], bounds[p + 1]});
     }
     first.push_back(tasks.size());
     std::vector<EncodedPage> pages(tasks.size());
     cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
       for (int64_t k = a; k < b; ++k) {
         const PageTask& t = tasks[size_t(k)];
-        pages[size_t(k)] = encode_page(views[t.column], t.begin, t.end, o.codec, o.zstd_level);
+        const std::optional<StringDictionary>& dict = dictionaries[t.chunk];
+        pages[size_t(k)] = t.begin < 0 ? encode_dictionary_page(views[t.column], *dict, o.codec, o.zstd_level)
+                                       : encode_page(views[t.column], t.begin, t.end, o.codec, o.zstd_level,
+                                                     dict ? &*dict : nullptr);
       }
     });
     // Write the batch in file order and describe each chunk for the footer.
@@ -100,6 +123,10 @@ void write_parquet(const std::vector<std::string>& names, const std::vector<Colu
         cm.data_page_offset = out.pos();
         for (size_t k = first[chunk]; k < first[chunk + 1]; ++k) {
           EncodedPage& p = pages[k];
+          if (tasks[k].begin < 0) {
+            cm.dictionary_page_offset = out.pos();
+            cm.data_page_offset = out.pos() + int64_t(p.header.size() + p.body.size());
+          }
           out.write(p.header);
           out.write(p.body);
           cm.total_uncompressed_size += int64_t(p.header.size()) + p.uncompressed_body;

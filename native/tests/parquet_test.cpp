@@ -81,25 +81,40 @@ std::string snappy_compress(const std::string& s) {
   return out.substr(6);
 }
 
+/// `n` values of `w` bits in the RLE / bit-packed hybrid starting at s[pos].
+std::vector<uint32_t> decode_hybrid(const std::string& s, size_t pos, int64_t n, int w) {
+  std::vector<uint32_t> out;
+  while (int64_t(out.size()) < n) {
+    const uint64_t header = read_varint(s, pos);
+    if (header & 1) {
+      const uint64_t count = (header >> 1) * 8;
+      for (uint64_t k = 0; k < count; ++k) {
+        uint32_t v = 0;
+        for (int b = 0; b < w; ++b) {
+          const uint64_t bit = k * uint64_t(w) + uint64_t(b);
+          v |= uint32_t((uint8_t(s.at(pos + bit / 8)) >> (bit % 8)) & 1) << b;
+        }
+        out.push_back(v);
+      }
+      pos += size_t((header >> 1) * uint64_t(w));
+    } else {
+      uint32_t v = 0;
+      for (int b = 0; b < (w + 7) / 8; ++b) v |= uint32_t(uint8_t(s.at(pos++))) << (8 * b);
+      out.insert(out.end(), size_t(header >> 1), v);
+    }
+  }
+  EXPECT_EQ(pos, s.size());
+  out.resize(size_t(n));
+  return out;
+}
+
 /// Bit-width-1 levels of the RLE / bit-packed hybrid, after the 4-byte length.
 std::vector<bool> decode_levels(const std::string& s, int64_t n) {
   uint32_t length;
   std::memcpy(&length, s.data(), 4);
   EXPECT_EQ(size_t(length) + 4, s.size());
   std::vector<bool> out;
-  size_t pos = 4;
-  while (int64_t(out.size()) < n) {
-    const uint64_t header = read_varint(s, pos);
-    if (header & 1) {
-      for (uint64_t k = 0; k < (header >> 1) * 8; ++k)
-        out.push_back((uint8_t(s.at(pos + k / 8)) >> (k % 8)) & 1);
-      pos += size_t(header >> 1);
-    } else {
-      const bool v = s.at(pos++) != 0;
-      out.insert(out.end(), size_t(header >> 1), v);
-    }
-  }
-  out.resize(size_t(n));
+  for (uint32_t v : decode_hybrid(s, 4, n, 1)) out.push_back(v != 0);
   return out;
 }
 
@@ -172,6 +187,54 @@ TEST(parquet, definition_levels_decode_to_the_validity) {
       }
     }
   }
+}
+
+TEST(parquet, hybrid_encoding_of_indices_decodes_for_every_bit_width) {
+  Rng rng(11);
+  for (int w : {1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32}) {
+    for (int64_t n : {1, 7, 8, 9, 16, 17, 100, 1000}) {
+      SCOPED_TRACE("w=" + std::to_string(w) + " n=" + std::to_string(n));
+      const uint64_t top = w == 32 ? 0xFFFFFFFFull : (uint64_t(1) << w) - 1;
+      // Runs of every length (long ones become RLE runs) between random stretches.
+      std::vector<uint32_t> values;
+      while (int64_t(values.size()) < n) {
+        const uint32_t v = uint32_t(rng.next() & top);
+        const int64_t run = rng.coin(30) ? int64_t(rng.next() % 40) + 1 : 1;
+        for (int64_t k = 0; k < run && int64_t(values.size()) < n; ++k) values.push_back(v);
+      }
+      std::string out;
+      parquet::put_hybrid(out, values.data(), n, w);
+      EXPECT_EQ(decode_hybrid(out, 0, n, w), values);
+    }
+  }
+  // A long run costs a few bytes.
+  std::vector<uint32_t> same(100000, 5);
+  std::string out;
+  parquet::put_hybrid(out, same.data(), int64_t(same.size()), 3);
+  EXPECT_TRUE(out.size() <= 4);
+}
+
+TEST(parquet, string_dictionary_indexes_each_distinct_value_once) {
+  std::vector<std::optional<std::string>> values;
+  for (int i = 0; i < 5000; ++i)
+    values.push_back(i % 7 == 3 ? std::nullopt : std::optional<std::string>("k" + std::to_string(i % 300)));
+  ColumnPtr c = host_strings(TypeId::Utf8, values);
+  ColumnView v = c->view();
+  auto d = parquet::build_string_dictionary(v, 100, 5000);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->entries.size(), size_t(300));
+  EXPECT_EQ(d->bit_width, 9);
+  for (int64_t r = 100; r < 5000; ++r) {
+    if (!values[size_t(r)]) continue;
+    const int64_t e = d->entries[d->indices[size_t(r - 100)]];
+    EXPECT_EQ(values[size_t(e)], values[size_t(r)]);
+  }
+  EXPECT_EQ(*values[size_t(d->min_entry)], std::string("k0"));
+  EXPECT_EQ(*values[size_t(d->max_entry)], std::string("k99"));
+  // Mostly distinct values: no dictionary.
+  std::vector<std::optional<std::string>> distinct;
+  for (int i = 0; i < 1000; ++i) distinct.push_back("v" + std::to_string(i));
+  EXPECT_FALSE(parquet::build_string_dictionary(host_strings(TypeId::Utf8, distinct)->view(), 0, 1000).has_value());
 }
 
 TEST(parquet, int32_page_holds_levels_then_the_non_null_values) {

@@ -1,0 +1,167 @@
+#include "io/parquet_dictionary.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "ops/hash/row_hash.hpp"
+
+namespace gpudf::parquet {
+namespace {
+
+// Give up on a dictionary when it passes this many bytes, or when more than 3/4 of the first
+// kProbeRows rows (or half of all rows) are distinct.
+constexpr int64_t kMaxDictionaryBytes = int64_t(16) << 20;
+constexpr int64_t kProbeRows = 65536;
+constexpr int kMinRleRun = 16;
+
+std::string_view string_at(const ColumnView& v, int64_t row) {
+  int64_t len;
+  const uint8_t* p = string_bytes(v, row, &len);
+  return {reinterpret_cast<const char*>(p), size_t(len)};
+}
+
+void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(char(uint8_t(v) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(char(v));
+}
+
+/// Values packed LSB first at `w` bits each; n a multiple of 8 (the caller pads).
+void put_bitpacked(std::string& out, const uint32_t* values, int64_t n, int w) {
+  const size_t pos = out.size();
+  out.resize(pos + size_t(n / 8 * w));
+  uint8_t* dst = reinterpret_cast<uint8_t*>(out.data() + pos);
+  uint64_t acc = 0;
+  int bits = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    acc |= uint64_t(values[i]) << bits;
+    bits += w;
+    while (bits >= 8) {
+      *dst++ = uint8_t(acc);
+      acc >>= 8;
+      bits -= 8;
+    }
+  }
+}
+
+int64_t run_length(const uint32_t* values, int64_t i, int64_t n, int64_t cap) {
+  int64_t j = i + 1;
+  while (j < n && j - i < cap && values[j] == values[i]) ++j;
+  return j - i;
+}
+
+}  // namespace
+
+void put_hybrid(std::string& out, const uint32_t* values, int64_t n, int w) {
+  const int value_bytes = (w + 7) / 8;
+  int64_t i = 0;
+  while (i < n) {
+    const int64_t run = run_length(values, i, n, n);
+    if (run >= kMinRleRun) {
+      put_varint(out, uint64_t(run) << 1);
+      for (int b = 0; b < value_bytes; ++b) out.push_back(char(values[i] >> (8 * b)));
+      i += run;
+      continue;
+    }
+    // Whole groups of 8 up to where a long run starts (or the end, padded with zeros).
+    int64_t j = i;
+    do {
+      j = std::min(n, j + 8);
+    } while (j < n && run_length(values, j, n, kMinRleRun) < kMinRleRun);
+    const int64_t count = j - i;
+    const int64_t padded = (count + 7) / 8 * 8;
+    put_varint(out, (uint64_t(padded / 8) << 1) | 1);
+    if (padded == count) {
+      put_bitpacked(out, values + i, count, w);
+    } else {
+      std::vector<uint32_t> tail(values + i, values + j);
+      tail.resize(size_t(padded), 0);
+      put_bitpacked(out, tail.data(), padded, w);
+    }
+    i = j;
+  }
+}
+
+std::optional<StringDictionary> build_string_dictionary(const ColumnView& v, int64_t begin, int64_t end) {
+  const int64_t n = end - begin;
+  StringDictionary d;
+  d.begin = begin;
+  d.indices.assign(size_t(n), 0);
+  std::vector<uint64_t> hashes;
+  std::vector<int32_t> slots(1024, -1);
+  uint64_t mask = slots.size() - 1;
+  int64_t bytes = 0;
+  for (int64_t r = begin; r < end; ++r) {
+    if (!v.is_valid(r)) continue;
+    const std::string_view s = string_at(v, r);
+    const uint64_t h = hash_bytes(reinterpret_cast<const uint8_t*>(s.data()), int64_t(s.size()));
+    uint64_t slot = h & mask;
+    int32_t found = -1;
+    for (; slots[slot] >= 0; slot = (slot + 1) & mask) {
+      const int32_t e = slots[slot];
+      if (hashes[size_t(e)] == h && string_at(v, d.entries[size_t(e)]) == s) {
+        found = e;
+        break;
+      }
+    }
+    if (found < 0) {
+      found = int32_t(d.entries.size());
+      d.entries.push_back(r);
+      hashes.push_back(h);
+      slots[slot] = found;
+      bytes += 4 + int64_t(s.size());
+      if (bytes > kMaxDictionaryBytes) return std::nullopt;
+      if (d.entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
+        slots.assign(slots.size() * 2, -1);
+        mask = slots.size() - 1;
+        for (size_t e = 0; e < hashes.size(); ++e) {
+          uint64_t s2 = hashes[e] & mask;
+          while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
+          slots[s2] = int32_t(e);
+        }
+      }
+    }
+    d.indices[size_t(r - begin)] = uint32_t(found);
+    const int64_t seen = r - begin + 1;
+    if (seen == kProbeRows && int64_t(d.entries.size()) * 4 > seen * 3) return std::nullopt;
+  }
+  if (n >= 16 && int64_t(d.entries.size()) * 2 > n) return std::nullopt;
+  d.bit_width = std::max(1, int(std::bit_width(d.entries.empty() ? 0u : uint32_t(d.entries.size() - 1))));
+  // Statistics come cheap here: min and max over the distinct values only.
+  for (int64_t e : d.entries) {
+    if (d.min_entry < 0 || string_at(v, e) < string_at(v, d.min_entry)) d.min_entry = e;
+    if (d.max_entry < 0 || string_at(v, d.max_entry) < string_at(v, e)) d.max_entry = e;
+  }
+  return d;
+}
+
+void put_dictionary_page(std::string& out, const ColumnView& v, const StringDictionary& d) {
+  for (int64_t e : d.entries) {
+    const std::string_view s = string_at(v, e);
+    const uint32_t len = uint32_t(s.size());
+    out.append(reinterpret_cast<const char*>(&len), 4);
+    out.append(s.data(), s.size());
+  }
+}
+
+void put_dictionary_indices(std::string& out, const ColumnView& v, const StringDictionary& d, int64_t begin,
+                            int64_t end) {
+  out.push_back(char(d.bit_width));
+  const uint32_t* idx = d.indices.data() + (begin - d.begin);
+  if (v.validity == nullptr || v.null_count == 0) {
+    put_hybrid(out, idx, end - begin, d.bit_width);
+    return;
+  }
+  std::vector<uint32_t> valid;
+  valid.reserve(size_t(end - begin));
+  for (int64_t r = begin; r < end; ++r)
+    if (v.is_valid(r)) valid.push_back(idx[r - begin]);
+  put_hybrid(out, valid.data(), int64_t(valid.size()), d.bit_width);
+}
+
+}  // namespace gpudf::parquet
