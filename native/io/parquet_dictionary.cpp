@@ -87,57 +87,91 @@ void put_hybrid(std::string& out, const uint32_t* values, int64_t n, int w) {
   }
 }
 
-std::optional<StringDictionary> build_string_dictionary(const ColumnView& v, int64_t begin, int64_t end) {
+namespace {
+
+/// The first min(len, 8) bytes of p as a little-endian word (zero above), read with one load
+/// when 8 bytes are available before `limit`.
+inline uint64_t head_word(const char* p, size_t len, const char* limit) {
+  uint64_t w = 0;
+  if (p + 8 <= limit) {
+    std::memcpy(&w, p, 8);
+    if (len < 8) w &= (uint64_t(1) << (8 * len)) - 1;
+  } else {
+    std::memcpy(&w, p, std::min<size_t>(len, 8));
+  }
+  return w;
+}
+
+template <typename O>
+std::optional<StringDictionary> build(const ColumnView& v, int64_t begin, int64_t end) {
+  const O* offs = v.string_offsets<O>();
+  const char* chars = reinterpret_cast<const char*>(v.data);
+  const char* limit = chars + offs[end];
   const int64_t n = end - begin;
   StringDictionary d;
   d.begin = begin;
   d.indices.assign(size_t(n), 0);
-  std::vector<uint64_t> hashes;
+  // Per entry: its first word, length and hash (most probes decide on these alone).
+  struct Entry {
+    uint64_t head;
+    uint64_t hash;
+    const char* p;
+    size_t len;
+  };
+  std::vector<Entry> entries;
   std::vector<int32_t> slots(1024, -1);
   uint64_t mask = slots.size() - 1;
   int64_t bytes = 0;
   for (int64_t r = begin; r < end; ++r) {
     if (!v.is_valid(r)) continue;
-    const std::string_view s = string_at(v, r);
-    const uint64_t h = hash_bytes(reinterpret_cast<const uint8_t*>(s.data()), int64_t(s.size()));
+    const char* p = chars + offs[r];
+    const size_t len = size_t(offs[r + 1] - offs[r]);
+    const uint64_t head = head_word(p, len, limit);
+    const uint64_t h = len <= 8 ? mix64(head ^ (uint64_t(len) * kHashSeed))
+                                : hash_bytes(reinterpret_cast<const uint8_t*>(p), int64_t(len));
     uint64_t slot = h & mask;
     int32_t found = -1;
     for (; slots[slot] >= 0; slot = (slot + 1) & mask) {
-      const int32_t e = slots[slot];
-      if (hashes[size_t(e)] == h && string_at(v, d.entries[size_t(e)]) == s) {
-        found = e;
+      const Entry& e = entries[size_t(slots[slot])];
+      if (e.hash == h && e.head == head && e.len == len && (len <= 8 || std::memcmp(e.p, p, len) == 0)) {
+        found = slots[slot];
         break;
       }
     }
     if (found < 0) {
-      found = int32_t(d.entries.size());
+      found = int32_t(entries.size());
+      entries.push_back({head, h, p, len});
       d.entries.push_back(r);
-      hashes.push_back(h);
       slots[slot] = found;
-      bytes += 4 + int64_t(s.size());
+      bytes += 4 + int64_t(len);
       if (bytes > kMaxDictionaryBytes) return std::nullopt;
-      if (d.entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
+      if (entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
         slots.assign(slots.size() * 2, -1);
         mask = slots.size() - 1;
-        for (size_t e = 0; e < hashes.size(); ++e) {
-          uint64_t s2 = hashes[e] & mask;
+        for (size_t e = 0; e < entries.size(); ++e) {
+          uint64_t s2 = entries[e].hash & mask;
           while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
           slots[s2] = int32_t(e);
         }
       }
     }
     d.indices[size_t(r - begin)] = uint32_t(found);
-    const int64_t seen = r - begin + 1;
-    if (seen == kProbeRows && int64_t(d.entries.size()) * 4 > seen * 3) return std::nullopt;
+    if (r - begin + 1 == kProbeRows && int64_t(entries.size()) * 4 > kProbeRows * 3) return std::nullopt;
   }
-  if (n >= 16 && int64_t(d.entries.size()) * 2 > n) return std::nullopt;
-  d.bit_width = std::max(1, int(std::bit_width(d.entries.empty() ? 0u : uint32_t(d.entries.size() - 1))));
+  if (n >= 16 && int64_t(entries.size()) * 2 > n) return std::nullopt;
+  d.bit_width = std::max(1, int(std::bit_width(entries.empty() ? 0u : uint32_t(entries.size() - 1))));
   // Statistics come cheap here: min and max over the distinct values only.
   for (int64_t e : d.entries) {
     if (d.min_entry < 0 || string_at(v, e) < string_at(v, d.min_entry)) d.min_entry = e;
     if (d.max_entry < 0 || string_at(v, d.max_entry) < string_at(v, e)) d.max_entry = e;
   }
   return d;
+}
+
+}  // namespace
+
+std::optional<StringDictionary> build_string_dictionary(const ColumnView& v, int64_t begin, int64_t end) {
+  return v.type == TypeId::Utf8 ? build<int32_t>(v, begin, end) : build<int64_t>(v, begin, end);
 }
 
 void put_dictionary_page(std::string& out, const ColumnView& v, const StringDictionary& d) {

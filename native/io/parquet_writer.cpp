@@ -1,7 +1,11 @@
 #include "io/parquet_writer.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -12,14 +16,18 @@
 namespace gpudf::parquet {
 namespace {
 
-// Row groups are encoded in batches of at least this many rows, then written, so memory holds
-// about one batch of encoded pages however large the frame.
+// Row groups are encoded in batches of at least this many rows, so memory holds about one
+// batch of encoded pages however large the frame.
 constexpr int64_t kBatchRows = int64_t(1) << 20;
 
-/// One page to encode: rows [begin, end) of a column, or (begin == end == -1) the dictionary
-/// page of column chunk `chunk`.
-struct PageTask {
+/// Rows [begin, end) of one column: one column chunk of a row group.
+struct Chunk {
   size_t column;
+  int64_t begin, end;
+};
+
+/// One page to encode: rows [begin, end) of chunk `chunk`, or (begin < 0) its dictionary page.
+struct PageTask {
   size_t chunk;
   int64_t begin, end;
 };
@@ -39,6 +47,131 @@ class Output {
   const ByteSink& sink_;
   int64_t pos_ = 0;
 };
+
+/// Hands encoded pages from the pool to the writing thread in file order: the file is written
+/// while later pages are still being compressed. The first failure on either side stops both.
+class PageHandoff {
+ public:
+  explicit PageHandoff(size_t n) : ready_(n, 0) {}
+  void ready(size_t k) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ready_[k] = 1;
+    cv_.notify_all();
+  }
+  /// Waits for page k; false when the work failed instead.
+  bool wait(size_t k) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    cv_.wait(lock, [&] { return ready_[k] || error_; });
+    return !error_;
+  }
+  void fail(std::exception_ptr e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!error_) error_ = e;
+    cv_.notify_all();
+  }
+  bool failed() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_ != nullptr;
+  }
+  void rethrow() {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::vector<char> ready_;
+  std::exception_ptr error_;
+};
+
+/// Encodes and writes row groups [g0, g1), appending their descriptions to meta.row_groups.
+void write_batch(const std::vector<ColumnView>& views, const ParquetWriteOptions& o, int64_t rows, int64_t g0,
+                 int64_t g1, Output& out, FileMeta& meta) {
+  std::vector<Chunk> chunks;
+  for (int64_t g = g0; g < g1; ++g) {
+    const int64_t r0 = g * o.row_group_rows;
+    const int64_t r1 = std::min(rows, r0 + o.row_group_rows);
+    for (size_t c = 0; c < views.size(); ++c) chunks.push_back({c, r0, r1});
+  }
+  // Dictionaries first (one task per string chunk); then chunk k owns the page tasks
+  // [first[k], first[k + 1]), its dictionary page first.
+  std::vector<std::optional<StringDictionary>> dictionaries(chunks.size());
+  cpu_pool().parallel_for(int64_t(chunks.size()), 1, [&](int64_t a, int64_t b) {
+    for (int64_t k = a; k < b; ++k) {
+      const Chunk& ch = chunks[size_t(k)];
+      if (o.dictionary && is_string(views[ch.column].type))
+        dictionaries[size_t(k)] = build_string_dictionary(views[ch.column], ch.begin, ch.end);
+    }
+  });
+  std::vector<PageTask> tasks;
+  std::vector<size_t> first;
+  for (size_t k = 0; k < chunks.size(); ++k) {
+    first.push_back(tasks.size());
+    if (dictionaries[k]) tasks.push_back({k, -1, -1});
+    const std::vector<int64_t> bounds = page_bounds(views[chunks[k].column], chunks[k].begin, chunks[k].end);
+    for (size_t p = 0; p + 1 < bounds.size(); ++p) tasks.push_back({k, bounds[p], bounds[p + 1]});
+  }
+  first.push_back(tasks.size());
+
+  std::vector<EncodedPage> pages(tasks.size());
+  PageHandoff handoff(tasks.size());
+  std::thread writer([&] {
+    try {
+      size_t chunk = 0;
+      for (int64_t g = g0; g < g1; ++g) {
+        RowGroupMeta rg;
+        rg.num_rows = chunks[chunk].end - chunks[chunk].begin;
+        rg.file_offset = out.pos();
+        for (size_t c = 0; c < views.size(); ++c, ++chunk) {
+          ColumnChunkMeta cm;
+          cm.physical = column_type(views[c].type).physical;
+          cm.codec = o.codec;
+          cm.num_values = rg.num_rows;
+          cm.data_page_offset = out.pos();
+          for (size_t k = first[chunk]; k < first[chunk + 1]; ++k) {
+            if (!handoff.wait(k)) return;
+            EncodedPage& p = pages[k];
+            if (tasks[k].begin < 0) {
+              cm.dictionary_page_offset = out.pos();
+              cm.data_page_offset = out.pos() + int64_t(p.header.size() + p.body.size());
+            }
+            out.write(p.header);
+            out.write(p.body);
+            cm.total_uncompressed_size += int64_t(p.header.size()) + p.uncompressed_body;
+            cm.total_compressed_size += int64_t(p.header.size() + p.body.size());
+            merge_statistics(cm.stats, p.stats, views[c].type);
+            p = EncodedPage();  // free as we go
+          }
+          rg.total_byte_size += cm.total_uncompressed_size;
+          rg.total_compressed_size += cm.total_compressed_size;
+          rg.columns.push_back(std::move(cm));
+        }
+        meta.row_groups.push_back(std::move(rg));
+      }
+    } catch (...) {
+      handoff.fail(std::current_exception());
+    }
+  });
+  // Tasks are handed out in file order, so pages become ready roughly in the order written.
+  cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
+    for (int64_t k = a; k < b; ++k) {
+      if (handoff.failed()) return;
+      try {
+        const PageTask& t = tasks[size_t(k)];
+        const ColumnView& v = views[chunks[t.chunk].column];
+        const std::optional<StringDictionary>& dict = dictionaries[t.chunk];
+        pages[size_t(k)] = t.begin < 0 ? encode_dictionary_page(v, *dict, o.codec, o.zstd_level)
+                                       : encode_page(v, t.begin, t.end, o.codec, o.zstd_level, dict ? &*dict : nullptr);
+        handoff.ready(size_t(k));
+      } catch (...) {
+        handoff.fail(std::current_exception());
+        return;
+      }
+    }
+  });
+  writer.join();
+  handoff.rethrow();
+}
 
 }  // namespace
 
@@ -68,78 +201,7 @@ void write_parquet(const std::vector<std::string>& names, const std::vector<Colu
   const int64_t groups = (rows + o.row_group_rows - 1) / o.row_group_rows;
   const int64_t groups_per_batch = std::max<int64_t>(1, kBatchRows / o.row_group_rows);
   for (int64_t g0 = 0; g0 < groups; g0 += groups_per_batch) {
-    const int64_t g1 = std::min(groups, g0 + groups_per_batch);
-    // Dictionaries first (one task per string chunk), then every page of the batch in
-    // parallel: chunk k = (g, c) owns tasks [first[k], first[k + 1]), its dictionary page first.
-    struct Chunk {
-      size_t column;
-      int64_t begin, end;
-    };
-    std::vector<Chunk> chunks;
-    for (int64_t g = g0; g < g1; ++g) {
-      const int64_t r0 = g * o.row_group_rows;
-      const int64_t r1 = std::min(rows, r0 + o.row_group_rows);
-      for (size_t c = 0; c < views.size(); ++c) chunks.push_back({c, r0, r1});
-    }
-    std::vector<std::optional<StringDictionary>> dictionaries(chunks.size());
-    cpu_pool().parallel_for(int64_t(chunks.size()), 1, [&](int64_t a, int64_t b) {
-      for (int64_t k = a; k < b; ++k) {
-        const Chunk& ch = chunks[size_t(k)];
-        if (is_string(views[ch.column].type) && o.dictionary)
-          dictionaries[size_t(k)] = build_string_dictionary(views[ch.column], ch.begin, ch.end);
-      }
-    });
-    std::vector<PageTask> tasks;
-    std::vector<size_t> first;
-    for (size_t k = 0; k < chunks.size(); ++k) {
-      const Chunk& ch = chunks[k];
-      first.push_back(tasks.size());
-      if (dictionaries[k]) tasks.push_back({ch.column, k, -1, -1});
-      const std::vector<int64_t> bounds = page_bounds(views[ch.column], ch.begin, ch.end);
-      for (size_t p = 0; p + 1 < bounds.size(); ++p) tasks.push_back({ch.column, k, bounds[p], bounds[p + 1]});
-    }
-    first.push_back(tasks.size());
-    std::vector<EncodedPage> pages(tasks.size());
-    cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
-      for (int64_t k = a; k < b; ++k) {
-        const PageTask& t = tasks[size_t(k)];
-        const std::optional<StringDictionary>& dict = dictionaries[t.chunk];
-        pages[size_t(k)] = t.begin < 0 ? encode_dictionary_page(views[t.column], *dict, o.codec, o.zstd_level)
-                                       : encode_page(views[t.column], t.begin, t.end, o.codec, o.zstd_level,
-                                                     dict ? &*dict : nullptr);
-      }
-    });
-    // Write the batch in file order and describe each chunk for the footer.
-    size_t chunk = 0;
-    for (int64_t g = g0; g < g1; ++g) {
-      RowGroupMeta rg;
-      rg.num_rows = std::min(rows, (g + 1) * o.row_group_rows) - g * o.row_group_rows;
-      rg.file_offset = out.pos();
-      for (size_t c = 0; c < views.size(); ++c, ++chunk) {
-        ColumnChunkMeta cm;
-        cm.physical = column_type(views[c].type).physical;
-        cm.codec = o.codec;
-        cm.num_values = rg.num_rows;
-        cm.data_page_offset = out.pos();
-        for (size_t k = first[chunk]; k < first[chunk + 1]; ++k) {
-          EncodedPage& p = pages[k];
-          if (tasks[k].begin < 0) {
-            cm.dictionary_page_offset = out.pos();
-            cm.data_page_offset = out.pos() + int64_t(p.header.size() + p.body.size());
-          }
-          out.write(p.header);
-          out.write(p.body);
-          cm.total_uncompressed_size += int64_t(p.header.size()) + p.uncompressed_body;
-          cm.total_compressed_size += int64_t(p.header.size() + p.body.size());
-          merge_statistics(cm.stats, p.stats, views[c].type);
-          p = EncodedPage();  // free as we go
-        }
-        rg.total_byte_size += cm.total_uncompressed_size;
-        rg.total_compressed_size += cm.total_compressed_size;
-        rg.columns.push_back(std::move(cm));
-      }
-      meta.row_groups.push_back(std::move(rg));
-    }
+    write_batch(views, o, rows, g0, std::min(groups, g0 + groups_per_batch), out, meta);
   }
   const std::string footer = encode_file_meta(meta);
   out.write(footer);
