@@ -12,7 +12,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DataFrame, Series, fromArrow, readParquet, type DType } from "../src/index.js";
 import { toParquetBytesWasm } from "../src/io/parquet.js";
 import { writeBytes } from "../src/io/files.js";
-import { ALL_DTYPES, NULL_PATTERNS, diffValues, makeArrowTable, rawValues, type Raw } from "./helpers.js";
+import { Table } from "apache-arrow";
+
+import {
+  ALL_DTYPES,
+  NULL_PATTERNS,
+  diffValues,
+  isValidAt,
+  makeArrowTable,
+  makeArrowVector,
+  rawValues,
+  valueAt,
+  type Raw,
+} from "./helpers.js";
 import { duckdbConnection, duckdbRows } from "./support/duckdb.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gpudf-parquet-"));
@@ -187,13 +199,30 @@ describe("DuckDB reads files gpudf wrote", () => {
   const norm = (v: unknown): unknown =>
     typeof v === "number" && Number.isInteger(v) && !Object.is(v, -0) ? BigInt(v) : v;
 
+  /** Every dtype with `distinct` values repeating over `n` rows (dictionary-encoded chunks). */
+  const repeating = (n: number, distinct: number): DataFrame => {
+    const cols: Record<string, ReturnType<typeof makeArrowVector>> = {};
+    for (const d of ALL_DTYPES) {
+      const raw = Array.from({ length: n }, (_, i) => (isValidAt("some", i) ? valueAt(d, (i * 7) % distinct, { dateSafe: true }) : null));
+      cols[d] = makeArrowVector(d, raw, { dateSafe: true });
+    }
+    return fromArrow(new Table(cols));
+  };
+
+  const cases: [string, () => DataFrame, number][] = NULL_PATTERNS.map((nulls) => [
+    `nulls ${nulls}`,
+    // dateSafe: DuckDB reads the int32/int64 extremes of dates and timestamps as infinities.
+    () => fromArrow(makeArrowTable(700, nulls, ALL_DTYPES, { dateSafe: true })),
+    256,
+  ]);
+  cases.push(["repeating values (dictionary pages)", () => repeating(5000, 37), 3000]);
   for (const compression of COMPRESSIONS) {
-    for (const nulls of NULL_PATTERNS) {
-      it(`every dtype, nulls ${nulls}, ${compression}`, async () => {
-        // dateSafe: DuckDB reads the int32/int64 extremes of dates and timestamps as infinities.
-        const df = fromArrow(makeArrowTable(700, nulls, ALL_DTYPES, { dateSafe: true }));
+    for (const [label, make, rowGroupSize] of cases) {
+      it(`every dtype, ${label}, ${compression}`, async () => {
+        const df = make();
         const path = tmp();
-        await df.writeParquet(path, { compression, rowGroupSize: 256 });
+        await df.writeParquet(path, { compression, rowGroupSize });
+        expectSameFrame(await readParquet(path), df);
         const conn = await duckdbConnection();
         const types = await duckdbRows(conn, `DESCRIBE SELECT * FROM '${path}'`);
         expect(types.map((r) => r.column_type)).toEqual(ALL_DTYPES.map((d) => SQL[d][0]));
@@ -204,6 +233,11 @@ describe("DuckDB reads files gpudf wrote", () => {
           const want = rawValues(table.getChild(d)!).map(norm);
           const got = rows.map((r) => norm(r[d])) as Raw[];
           expect(diffValues(got, want), d).toBeNull();
+        }
+        if (label.startsWith("repeating")) {
+          const enc = await duckdbRows(conn, `SELECT DISTINCT path_in_schema AS c, encodings AS e FROM parquet_metadata('${path}')`);
+          expect(enc).toHaveLength(ALL_DTYPES.length);
+          for (const r of enc) expect(r.e, String(r.c)).toBe(r.c === "bool" ? "PLAIN, RLE" : "PLAIN, RLE, RLE_DICTIONARY");
         }
         conn.closeSync();
       });

@@ -4,8 +4,11 @@
 #include <bit>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "io/parquet_stats.hpp"
 #include "ops/hash/row_hash.hpp"
 
 namespace gpudf::parquet {
@@ -102,13 +105,25 @@ inline uint64_t head_word(const char* p, size_t len, const char* limit) {
   return w;
 }
 
+/// Whether a dictionary of `entries` distinct values over `n` rows pays (checked again at the
+/// end; `seen` rows so far).
+bool worth_it(int64_t entries, int64_t seen, int64_t n) {
+  if (seen == kProbeRows && entries * 4 > seen * 3) return false;
+  if (seen < n) return true;
+  return entries > 0 && (n < 16 || entries * 2 <= n);  // an all-null chunk stays PLAIN
+}
+
+int index_bits(size_t entries) {
+  return std::max(1, int(std::bit_width(entries == 0 ? 0u : uint32_t(entries - 1))));
+}
+
 template <typename O>
-std::optional<StringDictionary> build(const ColumnView& v, int64_t begin, int64_t end) {
+std::optional<Dictionary> build_strings(const ColumnView& v, int64_t begin, int64_t end) {
   const O* offs = v.string_offsets<O>();
   const char* chars = reinterpret_cast<const char*>(v.data);
   const char* limit = chars + offs[end];
   const int64_t n = end - begin;
-  StringDictionary d;
+  Dictionary d;
   d.begin = begin;
   d.indices.assign(size_t(n), 0);
   // Per entry: its first word, length and hash (most probes decide on these alone).
@@ -156,10 +171,10 @@ std::optional<StringDictionary> build(const ColumnView& v, int64_t begin, int64_
       }
     }
     d.indices[size_t(r - begin)] = uint32_t(found);
-    if (r - begin + 1 == kProbeRows && int64_t(entries.size()) * 4 > kProbeRows * 3) return std::nullopt;
+    if (!worth_it(int64_t(entries.size()), r - begin + 1, n)) return std::nullopt;
   }
-  if (n >= 16 && int64_t(entries.size()) * 2 > n) return std::nullopt;
-  d.bit_width = std::max(1, int(std::bit_width(entries.empty() ? 0u : uint32_t(entries.size() - 1))));
+  if (!worth_it(int64_t(entries.size()), n, n)) return std::nullopt;
+  d.bit_width = index_bits(entries.size());
   // Statistics come cheap here: min and max over the distinct values only.
   for (int64_t e : d.entries) {
     if (d.min_entry < 0 || string_at(v, e) < string_at(v, d.min_entry)) d.min_entry = e;
@@ -168,22 +183,125 @@ std::optional<StringDictionary> build(const ColumnView& v, int64_t begin, int64_
   return d;
 }
 
-}  // namespace
 
-std::optional<StringDictionary> build_string_dictionary(const ColumnView& v, int64_t begin, int64_t end) {
-  return v.type == TypeId::Utf8 ? build<int32_t>(v, begin, end) : build<int64_t>(v, begin, end);
+/// Fixed-width values: the table keys on the value's bits.
+template <typename S>
+std::optional<Dictionary> build_fixed(const ColumnView& v, int64_t begin, int64_t end) {
+  const S* src = v.values<S>();
+  const int64_t n = end - begin;
+  Dictionary d;
+  d.begin = begin;
+  d.indices.assign(size_t(n), 0);
+  std::vector<uint64_t> keys;
+  std::vector<int32_t> slots(1024, -1);
+  uint64_t mask = slots.size() - 1;
+  for (int64_t r = begin; r < end; ++r) {
+    if (!v.is_valid(r)) continue;
+    uint64_t key = 0;
+    std::memcpy(&key, src + r, sizeof(S));
+    uint64_t slot = mix64(key) & mask;
+    int32_t found = -1;
+    for (; slots[slot] >= 0; slot = (slot + 1) & mask) {
+      if (keys[size_t(slots[slot])] == key) {
+        found = slots[slot];
+        break;
+      }
+    }
+    if (found < 0) {
+      found = int32_t(keys.size());
+      keys.push_back(key);
+      d.entries.push_back(r);
+      slots[slot] = found;
+      if (int64_t(keys.size()) * int64_t(sizeof(S)) > kMaxDictionaryBytes) return std::nullopt;
+      if (keys.size() * 2 > slots.size()) {
+        slots.assign(slots.size() * 2, -1);
+        mask = slots.size() - 1;
+        for (size_t e = 0; e < keys.size(); ++e) {
+          uint64_t s2 = mix64(keys[e]) & mask;
+          while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
+          slots[s2] = int32_t(e);
+        }
+      }
+    }
+    d.indices[size_t(r - begin)] = uint32_t(found);
+    if (!worth_it(int64_t(keys.size()), r - begin + 1, n)) return std::nullopt;
+  }
+  if (!worth_it(int64_t(keys.size()), n, n)) return std::nullopt;
+  d.bit_width = index_bits(keys.size());
+  return d;
 }
 
-void put_dictionary_page(std::string& out, const ColumnView& v, const StringDictionary& d) {
+struct BuildDictionary {
+  template <TypeId T>
+  std::optional<Dictionary> operator()(const ColumnView& v, int64_t begin, int64_t end) const {
+    using S = storage_t<T>;
+    if constexpr (T == TypeId::Bool) {
+      return std::nullopt;  // PLAIN bools take one bit each already
+    } else if constexpr (is_string(T)) {
+      return build_strings<typename S::offset_type>(v, begin, end);
+    } else {
+      return build_fixed<S>(v, begin, end);
+    }
+  }
+};
+
+/// The dictionary page's values as the physical type P, with min/max.
+template <TypeId T, typename P>
+void put_fixed_entries(std::string& out, const ColumnView& v, const Dictionary& d, Statistics& st) {
+  using S = storage_t<T>;
+  const S* src = v.values<S>();
+  const size_t pos = out.size();
+  out.resize(pos + d.entries.size() * sizeof(P));
+  char* dst = out.data() + pos;
+  MinMax<S, P> mm;
+  for (int64_t r : d.entries) {
+    const P x = P(src[r]);
+    std::memcpy(dst, &x, sizeof(P));
+    dst += sizeof(P);
+    mm.add(src[r]);
+  }
+  mm.store(st, int64_t(d.entries.size()));
+}
+
+struct PutEntries {
+  template <TypeId T>
+  void operator()(std::string& out, const ColumnView& v, const Dictionary& d, Statistics& st) const {
+    using S = storage_t<T>;
+    if constexpr (T == TypeId::Bool || is_string(T)) {
+      GPUDF_FAIL(Internal, "no fixed-width dictionary for this dtype");
+    } else if constexpr (std::is_floating_point_v<S> || sizeof(S) == 8) {
+      put_fixed_entries<T, S>(out, v, d, st);
+    } else {
+      put_fixed_entries<T, int32_t>(out, v, d, st);  // narrow ints are INT32 in Parquet
+    }
+  }
+};
+
+}  // namespace
+
+std::optional<Dictionary> build_dictionary(const ColumnView& v, int64_t begin, int64_t end) {
+  return type_dispatch(v.type, BuildDictionary{}, v, begin, end);
+}
+
+void put_dictionary_page(std::string& out, const ColumnView& v, const Dictionary& d, Statistics& stats) {
+  if (!is_string(v.type)) return type_dispatch(v.type, PutEntries{}, out, v, d, stats);
   for (int64_t e : d.entries) {
     const std::string_view s = string_at(v, e);
     const uint32_t len = uint32_t(s.size());
     out.append(reinterpret_cast<const char*>(&len), 4);
     out.append(s.data(), s.size());
   }
+  constexpr size_t kMaxStatBytes = 64;
+  if (d.min_entry < 0) return;
+  const std::string_view lo = string_at(v, d.min_entry), hi = string_at(v, d.max_entry);
+  if (lo.size() <= kMaxStatBytes && hi.size() <= kMaxStatBytes) {
+    stats.has_min_max = true;
+    stats.min = std::string(lo);
+    stats.max = std::string(hi);
+  }
 }
 
-void put_dictionary_indices(std::string& out, const ColumnView& v, const StringDictionary& d, int64_t begin,
+void put_dictionary_indices(std::string& out, const ColumnView& v, const Dictionary& d, int64_t begin,
                             int64_t end) {
   out.push_back(char(d.bit_width));
   const uint32_t* idx = d.indices.data() + (begin - d.begin);

@@ -8,8 +8,8 @@
 #include "core/bitmask.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "io/parquet_stats.hpp"
 #include "io/snappy.hpp"
-#include "ops/hash/row_hash.hpp"
 #include "io/zstd_codec.hpp"
 
 namespace gpudf::parquet {
@@ -35,13 +35,6 @@ void put_varint(std::string& out, uint64_t v) {
   out.push_back(char(v));
 }
 
-template <typename P>
-std::string plain_bytes(P v) {
-  std::string s(sizeof(P), '\0');
-  store(s.data(), v);
-  return s;
-}
-
 /// PLAIN values of fixed-width types, plus min/max in the dtype's own order (unsigned for
 /// uints, NaN ignored for floats).
 template <TypeId T, typename P>
@@ -51,14 +44,7 @@ void put_fixed(std::string& out, const ColumnView& v, int64_t b, int64_t e, int6
   const size_t pos = out.size();
   out.resize(pos + size_t(valid) * sizeof(P));
   char* dst = out.data() + pos;
-  S lo, hi;
-  if constexpr (std::is_floating_point_v<S>) {
-    lo = std::numeric_limits<S>::infinity();
-    hi = -lo;
-  } else {
-    lo = std::numeric_limits<S>::max();
-    hi = std::numeric_limits<S>::lowest();
-  }
+  MinMax<S, P> mm;
   if (valid == e - b) {
     if constexpr (sizeof(S) == sizeof(P)) {
       // Same width: the bits are the stored value (uint32 / uint64 as INT32 / INT64).
@@ -66,30 +52,17 @@ void put_fixed(std::string& out, const ColumnView& v, int64_t b, int64_t e, int6
     } else {
       for (int64_t i = b; i < e; ++i, dst += sizeof(P)) store(dst, P(src[i]));
     }
-    for (int64_t i = b; i < e; ++i) {
-      const S x = src[i];
-      lo = x < lo ? x : lo;
-      hi = x > hi ? x : hi;
-    }
+    for (int64_t i = b; i < e; ++i) mm.add(src[i]);
   } else {
     for (int64_t i = b; i < e; ++i) {
       if (!v.is_valid(i)) continue;
       const S x = src[i];
       store(dst, P(x));
       dst += sizeof(P);
-      lo = x < lo ? x : lo;
-      hi = x > hi ? x : hi;
+      mm.add(x);
     }
   }
-  if (valid == 0 || !(lo <= hi)) return;  // no values, or only NaN
-  if constexpr (std::is_floating_point_v<S>) {
-    // The format's rule for zeros: a zero min is written -0.0, a zero max +0.0.
-    if (lo == 0) lo = -S(0);
-    if (hi == 0) hi = S(0);
-  }
-  st.has_min_max = true;
-  st.min = plain_bytes(P(lo));
-  st.max = plain_bytes(P(hi));
+  mm.store(st, valid);
 }
 
 /// PLAIN booleans: one bit per non-null value, LSB first.
@@ -273,7 +246,7 @@ std::string& scratch_buffer() {
 }  // namespace
 
 EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level,
-                        const StringDictionary* dictionary) {
+                        const Dictionary* dictionary) {
   EncodedPage page;
   const int64_t n = end - begin;
   const int64_t nulls = v.validity ? n - count_set_bits(v.validity, v.offset + begin, v.offset + end) : 0;
@@ -292,29 +265,13 @@ EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec c
   return page;
 }
 
-EncodedPage encode_dictionary_page(const ColumnView& v, const StringDictionary& dictionary, Codec codec,
-                                   int zstd_level) {
+EncodedPage encode_dictionary_page(const ColumnView& v, const Dictionary& dictionary, Codec codec, int zstd_level) {
   EncodedPage page;
   std::string& plain = codec == Codec::Uncompressed ? page.body : scratch_buffer();
-  put_dictionary_page(plain, v, dictionary);
+  put_dictionary_page(plain, v, dictionary, page.stats);
   finish_body(page, plain, codec, zstd_level);
   encode_dictionary_page_header(page.header, int32_t(page.uncompressed_body), int32_t(page.body.size()),
                                 int32_t(dictionary.entries.size()));
-  // Byte-wise min and max, kept only when short (they are copied into the footer).
-  constexpr size_t kMaxStatBytes = 64;
-  if (dictionary.min_entry >= 0) {
-    auto at = [&](int64_t row) {
-      int64_t len;
-      const uint8_t* p = string_bytes(v, row, &len);
-      return std::string(reinterpret_cast<const char*>(p), size_t(len));
-    };
-    std::string lo = at(dictionary.min_entry), hi = at(dictionary.max_entry);
-    if (lo.size() <= kMaxStatBytes && hi.size() <= kMaxStatBytes) {
-      page.stats.has_min_max = true;
-      page.stats.min = std::move(lo);
-      page.stats.max = std::move(hi);
-    }
-  }
   return page;
 }
 

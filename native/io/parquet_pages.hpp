@@ -29,11 +29,10 @@ std::vector<int64_t> page_bounds(const ColumnView& v, int64_t begin, int64_t end
 /// Encodes rows [begin, end) of a host column as one DATA_PAGE (v1): PLAIN values, or indices
 /// into `dictionary` when one is given.
 EncodedPage encode_page(const ColumnView& v, int64_t begin, int64_t end, Codec codec, int zstd_level,
-                        const StringDictionary* dictionary = nullptr);
+                        const Dictionary* dictionary = nullptr);
 
-/// The DICTIONARY_PAGE of a string chunk, with the chunk's min/max (short values only).
-EncodedPage encode_dictionary_page(const ColumnView& v, const StringDictionary& dictionary, Codec codec,
-                                   int zstd_level);
+/// The DICTIONARY_PAGE of a chunk, with the chunk's min/max (for strings: short ones only).
+EncodedPage encode_dictionary_page(const ColumnView& v, const Dictionary& dictionary, Codec codec, int zstd_level);
 
 /// Folds a page's statistics into its column chunk's.
 void merge_statistics(Statistics& chunk, const Statistics& page, TypeId type);

@@ -93,14 +93,13 @@ void write_batch(const std::vector<ColumnView>& views, const ParquetWriteOptions
     const int64_t r1 = std::min(rows, r0 + o.row_group_rows);
     for (size_t c = 0; c < views.size(); ++c) chunks.push_back({c, r0, r1});
   }
-  // Dictionaries first (one task per string chunk); then chunk k owns the page tasks
+  // Dictionaries first (one task per chunk); then chunk k owns the page tasks
   // [first[k], first[k + 1]), its dictionary page first.
-  std::vector<std::optional<StringDictionary>> dictionaries(chunks.size());
+  std::vector<std::optional<Dictionary>> dictionaries(chunks.size());
   cpu_pool().parallel_for(int64_t(chunks.size()), 1, [&](int64_t a, int64_t b) {
     for (int64_t k = a; k < b; ++k) {
       const Chunk& ch = chunks[size_t(k)];
-      if (o.dictionary && is_string(views[ch.column].type))
-        dictionaries[size_t(k)] = build_string_dictionary(views[ch.column], ch.begin, ch.end);
+      if (o.dictionary) dictionaries[size_t(k)] = build_dictionary(views[ch.column], ch.begin, ch.end);
     }
   });
   std::vector<PageTask> tasks;
@@ -159,7 +158,7 @@ void write_batch(const std::vector<ColumnView>& views, const ParquetWriteOptions
       try {
         const PageTask& t = tasks[size_t(k)];
         const ColumnView& v = views[chunks[t.chunk].column];
-        const std::optional<StringDictionary>& dict = dictionaries[t.chunk];
+        const std::optional<Dictionary>& dict = dictionaries[t.chunk];
         pages[size_t(k)] = t.begin < 0 ? encode_dictionary_page(v, *dict, o.codec, o.zstd_level)
                                        : encode_page(v, t.begin, t.end, o.codec, o.zstd_level, dict ? &*dict : nullptr);
         handoff.ready(size_t(k));

@@ -1,5 +1,5 @@
 // The native Parquet writer: row groups of column chunks, each chunk a run of data pages (v1)
-// with RLE definition levels (PLAIN values; strings dictionary-encoded when they repeat), pages encoded and compressed in parallel on the CPU pool and
+// with RLE definition levels (dictionary-encoded when values repeat, else PLAIN), pages encoded and compressed in parallel on the CPU pool and
 // written in file order; then the Thrift footer. Every gpudf dtype is annotated with the
 // logical type that makes Parquet readers give it back as itself.
 #pragma once
@@ -19,7 +19,7 @@ struct ParquetWriteOptions {
   Codec codec = Codec::Zstd;
   int zstd_level = 1;
   int64_t row_group_rows = int64_t(1) << 20;
-  /// Dictionary-encode string chunks whose values repeat (see parquet_dictionary.hpp).
+  /// Dictionary-encode chunks whose values repeat (see parquet_dictionary.hpp).
   bool dictionary = true;
   /// The footer's key_value_metadata (e.g. "ARROW:schema").
   std::vector<std::pair<std::string, std::string>> key_values;

@@ -220,7 +220,7 @@ TEST(parquet, string_dictionary_indexes_each_distinct_value_once) {
     values.push_back(i % 7 == 3 ? std::nullopt : std::optional<std::string>("k" + std::to_string(i % 300)));
   ColumnPtr c = host_strings(TypeId::Utf8, values);
   ColumnView v = c->view();
-  auto d = parquet::build_string_dictionary(v, 100, 5000);
+  auto d = parquet::build_dictionary(v, 100, 5000);
   ASSERT_TRUE(d.has_value());
   EXPECT_EQ(d->entries.size(), size_t(300));
   EXPECT_EQ(d->bit_width, 9);
@@ -234,7 +234,7 @@ TEST(parquet, string_dictionary_indexes_each_distinct_value_once) {
   // Mostly distinct values: no dictionary.
   std::vector<std::optional<std::string>> distinct;
   for (int i = 0; i < 1000; ++i) distinct.push_back("v" + std::to_string(i));
-  EXPECT_FALSE(parquet::build_string_dictionary(host_strings(TypeId::Utf8, distinct)->view(), 0, 1000).has_value());
+  EXPECT_FALSE(parquet::build_dictionary(host_strings(TypeId::Utf8, distinct)->view(), 0, 1000).has_value());
 }
 
 TEST(parquet, int32_page_holds_levels_then_the_non_null_values) {
