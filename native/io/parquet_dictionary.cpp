@@ -126,10 +126,11 @@ std::optional<Dictionary> build_strings(const ColumnView& v, int64_t begin, int6
   Dictionary d;
   d.begin = begin;
   d.indices.assign(size_t(n), 0);
-  // Per entry: its first word, length and hash (most probes decide on these alone).
+  // Per entry: hash, length and first 16 bytes, so strings up to 16 bytes (ids, codes) are
+  // told apart without touching the column's bytes again (a cache miss per row).
   struct Entry {
-    uint64_t head;
     uint64_t hash;
+    uint64_t w0, w1;
     const char* p;
     size_t len;
   };
@@ -137,41 +138,64 @@ std::optional<Dictionary> build_strings(const ColumnView& v, int64_t begin, int6
   std::vector<int32_t> slots(1024, -1);
   uint64_t mask = slots.size() - 1;
   int64_t bytes = 0;
-  for (int64_t r = begin; r < end; ++r) {
-    if (!v.is_valid(r)) continue;
-    const char* p = chars + offs[r];
-    const size_t len = size_t(offs[r + 1] - offs[r]);
-    const uint64_t head = head_word(p, len, limit);
-    const uint64_t h = len <= 8 ? mix64(head ^ (uint64_t(len) * kHashSeed))
-                                : hash_bytes(reinterpret_cast<const uint8_t*>(p), int64_t(len));
-    uint64_t slot = h & mask;
-    int32_t found = -1;
-    for (; slots[slot] >= 0; slot = (slot + 1) & mask) {
-      const Entry& e = entries[size_t(slots[slot])];
-      if (e.hash == h && e.head == head && e.len == len && (len <= 8 || std::memcmp(e.p, p, len) == 0)) {
-        found = slots[slot];
-        break;
-      }
+  // Rows go in blocks: hash the block and prefetch each row's home slot, then the entry it
+  // holds, then probe. With many distinct values the table outgrows the cache and the probe
+  // would otherwise wait on two memory loads per row.
+  constexpr int64_t kBlock = 64;
+  uint64_t bh[kBlock], bw0[kBlock], bw1[kBlock];
+  for (int64_t b0 = begin; b0 < end; b0 += kBlock) {
+    const int64_t b1 = std::min(end, b0 + kBlock);
+    for (int64_t r = b0; r < b1; ++r) {
+      const char* p = chars + offs[r];
+      const size_t len = size_t(offs[r + 1] - offs[r]);
+      const uint64_t w0 = head_word(p, len, limit);
+      const uint64_t w1 = len > 8 ? head_word(p + 8, len - 8, limit) : 0;
+      const uint64_t h = len <= 16 ? mix64(mix64(w0 ^ (uint64_t(len) * kHashSeed)) ^ w1)
+                                   : hash_bytes(reinterpret_cast<const uint8_t*>(p), int64_t(len));
+      bh[r - b0] = h;
+      bw0[r - b0] = w0;
+      bw1[r - b0] = w1;
+      __builtin_prefetch(&slots[h & mask]);
     }
-    if (found < 0) {
-      found = int32_t(entries.size());
-      entries.push_back({head, h, p, len});
-      d.entries.push_back(r);
-      slots[slot] = found;
-      bytes += 4 + int64_t(len);
-      if (bytes > kMaxDictionaryBytes) return std::nullopt;
-      if (entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
-        slots.assign(slots.size() * 2, -1);
-        mask = slots.size() - 1;
-        for (size_t e = 0; e < entries.size(); ++e) {
-          uint64_t s2 = entries[e].hash & mask;
-          while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
-          slots[s2] = int32_t(e);
+    for (int64_t r = b0; r < b1; ++r) {
+      const int32_t e = slots[bh[r - b0] & mask];
+      if (e >= 0) __builtin_prefetch(&entries[size_t(e)]);
+    }
+    for (int64_t r = b0; r < b1; ++r) {
+      if (!v.is_valid(r)) continue;
+      const char* p = chars + offs[r];
+      const size_t len = size_t(offs[r + 1] - offs[r]);
+      const uint64_t h = bh[r - b0], w0 = bw0[r - b0], w1 = bw1[r - b0];
+      uint64_t slot = h & mask;
+      int32_t found = -1;
+      for (; slots[slot] >= 0; slot = (slot + 1) & mask) {
+        const Entry& e = entries[size_t(slots[slot])];
+        if (e.hash == h && e.w0 == w0 && e.w1 == w1 && e.len == len &&
+            (len <= 16 || std::memcmp(e.p, p, len) == 0)) {
+          found = slots[slot];
+          break;
         }
       }
+      if (found < 0) {
+        found = int32_t(entries.size());
+        entries.push_back({h, w0, w1, p, len});
+        d.entries.push_back(r);
+        slots[slot] = found;
+        bytes += 4 + int64_t(len);
+        if (bytes > kMaxDictionaryBytes) return std::nullopt;
+        if (entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
+          slots.assign(slots.size() * 2, -1);
+          mask = slots.size() - 1;
+          for (size_t e = 0; e < entries.size(); ++e) {
+            uint64_t s2 = entries[e].hash & mask;
+            while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
+            slots[s2] = int32_t(e);
+          }
+        }
+      }
+      d.indices[size_t(r - begin)] = uint32_t(found);
+      if (!worth_it(int64_t(entries.size()), r - begin + 1, n)) return std::nullopt;
     }
-    d.indices[size_t(r - begin)] = uint32_t(found);
-    if (!worth_it(int64_t(entries.size()), r - begin + 1, n)) return std::nullopt;
   }
   if (!worth_it(int64_t(entries.size()), n, n)) return std::nullopt;
   d.bit_width = index_bits(entries.size());
