@@ -113,6 +113,18 @@ bool worth_it(int64_t entries, int64_t seen, int64_t n) {
   return entries > 0 && (n < 16 || entries * 2 <= n);  // an all-null chunk stays PLAIN
 }
 
+/// Doubles the open-addressing table (linear probing) and re-inserts entries [0, count).
+template <typename HashOf>
+void grow(std::vector<int32_t>& slots, uint64_t& mask, size_t count, HashOf hash_of) {
+  slots.assign(slots.size() * 2, -1);
+  mask = slots.size() - 1;
+  for (size_t e = 0; e < count; ++e) {
+    uint64_t s = hash_of(e) & mask;
+    while (slots[s] >= 0) s = (s + 1) & mask;
+    slots[s] = int32_t(e);
+  }
+}
+
 int index_bits(size_t entries) {
   return std::max(1, int(std::bit_width(entries == 0 ? 0u : uint32_t(entries - 1))));
 }
@@ -183,15 +195,8 @@ std::optional<Dictionary> build_strings(const ColumnView& v, int64_t begin, int6
         slots[slot] = found;
         bytes += 4 + int64_t(len);
         if (bytes > kMaxDictionaryBytes) return std::nullopt;
-        if (entries.size() * 2 > slots.size()) {  // grow: keep the load under 1/2
-          slots.assign(slots.size() * 2, -1);
-          mask = slots.size() - 1;
-          for (size_t e = 0; e < entries.size(); ++e) {
-            uint64_t s2 = entries[e].hash & mask;
-            while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
-            slots[s2] = int32_t(e);
-          }
-        }
+        if (entries.size() * 2 > slots.size())  // keep the load under 1/2
+          grow(slots, mask, entries.size(), [&](size_t e) { return entries[e].hash; });
       }
       d.indices[size_t(r - begin)] = uint32_t(found);
       if (!worth_it(int64_t(entries.size()), r - begin + 1, n)) return std::nullopt;
@@ -237,15 +242,7 @@ std::optional<Dictionary> build_fixed(const ColumnView& v, int64_t begin, int64_
       d.entries.push_back(r);
       slots[slot] = found;
       if (int64_t(keys.size()) * int64_t(sizeof(S)) > kMaxDictionaryBytes) return std::nullopt;
-      if (keys.size() * 2 > slots.size()) {
-        slots.assign(slots.size() * 2, -1);
-        mask = slots.size() - 1;
-        for (size_t e = 0; e < keys.size(); ++e) {
-          uint64_t s2 = mix64(keys[e]) & mask;
-          while (slots[s2] >= 0) s2 = (s2 + 1) & mask;
-          slots[s2] = int32_t(e);
-        }
-      }
+      if (keys.size() * 2 > slots.size()) grow(slots, mask, keys.size(), [&](size_t e) { return mix64(keys[e]); });
     }
     d.indices[size_t(r - begin)] = uint32_t(found);
     if (!worth_it(int64_t(keys.size()), r - begin + 1, n)) return std::nullopt;
