@@ -481,14 +481,15 @@ export class DataFrame {
   }
 
   /**
-   * Writes a Parquet file (zstd by default; "snappy" or "none").
+   * Writes a Parquet file (zstd by default; "snappy" or "none"), in row groups of
+   * `rowGroupSize` rows (default 1,048,576). Encoding runs natively, off the JS thread.
    *
    * @example
    * await df.writeParquet("trips.parquet", { compression: "snappy" });
+   * await df.writeParquet("small-groups.parquet", { rowGroupSize: 100_000 });
    */
   async writeParquet(path: string, options: WriteParquetOptions = {}): Promise<void> {
-    this.#live();
-    await writeParquet(this, path, options);
+    await writeParquet(this, this.#names, this.#live(), path, options);
   }
 
   /** Frees this frame's native buffers now (those not shared with a live frame or series). Idempotent. */

@@ -1,4 +1,5 @@
-// Parquet write/read: gpudf (parquet-wasm) vs nodejs-polars vs DuckDB, side by side in one run.
+// Parquet write/read: gpudf (native writer, parquet-wasm reader) vs nodejs-polars vs DuckDB, side
+// by side in one run. Writes use the same compression in all three: none, snappy and zstd.
 // Usage: node bench/micro/parquet.mjs [rows=1e6]   (needs `npm run build:ts` for dist/)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,10 +45,17 @@ const duck = await (await DuckDBInstance.create(":memory:")).connect();
 const gPath = join(dir, "g.parquet");
 const pPath = join(dir, "p.parquet");
 const dPath = join(dir, "d.parquet");
-results.push(await time("write zstd: gpudf", () => gdf.writeParquet(gPath)));
-results.push(await time("write zstd: polars", () => pdf.writeParquet(pPath, { compression: "zstd" })));
+const POLARS_CODEC = { none: "uncompressed", snappy: "snappy", zstd: "zstd" };
+const DUCKDB_CODEC = { none: "uncompressed", snappy: "snappy", zstd: "zstd" };
+await pdf.writeParquet(pPath, { compression: "zstd" });
 await duck.run(`CREATE TABLE t AS SELECT * FROM '${pPath}'`);
-results.push(await time("write zstd: duckdb", () => duck.run(`COPY t TO '${dPath}' (FORMAT parquet, COMPRESSION zstd)`)));
+for (const codec of ["none", "snappy", "zstd"]) {
+  results.push(await time(`write ${codec}: gpudf`, () => gdf.writeParquet(gPath, { compression: codec })));
+  results.push(await time(`write ${codec}: polars`, () => pdf.writeParquet(pPath, { compression: POLARS_CODEC[codec] })));
+  results.push(await time(`write ${codec}: duckdb`, () => duck.run(`COPY t TO '${dPath}' (FORMAT parquet, COMPRESSION ${DUCKDB_CODEC[codec]})`)));
+}
+// The reads below read polars' zstd file.
+await pdf.writeParquet(pPath, { compression: "zstd" });
 results.push(await time("read: gpudf", async () => (await readParquet(pPath)).dispose()));
 results.push(await time("read: polars", () => pl.readParquet(pPath)));
 results.push(await time("read: duckdb (into a table)", () => duck.run(`CREATE OR REPLACE TABLE r AS SELECT * FROM '${pPath}'`)));

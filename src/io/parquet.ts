@@ -1,14 +1,17 @@
 /**
- * Parquet through parquet-wasm (the Rust arrow/parquet crates compiled to WebAssembly): Parquet
- * bytes <-> Arrow IPC stream <-> native columns. The Arrow schema is stored in the file's
- * metadata, so every gpudf dtype reads back as itself.
+ * Parquet. Writing is native (native/io/parquet_writer.cpp): pages encoded and compressed in
+ * parallel off the JS thread, the Arrow schema stored in the footer ("ARROW:schema") so every
+ * gpudf dtype reads back as itself. Reading goes through parquet-wasm (the Rust arrow/parquet
+ * crates compiled to WebAssembly): Parquet bytes -> Arrow IPC stream -> native columns.
  */
-import { tableFromIPC, tableToIPC } from "apache-arrow";
+import { Field, Schema, Table, tableFromIPC, tableToIPC } from "apache-arrow";
 import * as pq from "parquet-wasm";
 
 import type { DataFrame } from "../dataframe.js";
 import { fromArrow } from "../dataframe.js";
-import { InvalidArgumentError } from "../errors.js";
+import { arrowTypeOf, dtypeOfId } from "../dtypes.js";
+import { InvalidArgumentError, IoError } from "../errors.js";
+import { native, type ColumnHandle } from "../native/addon.js";
 import { decodeOrThrow, readBytes, writeBytes } from "./files.js";
 
 /** Options of readParquet. */
@@ -21,7 +24,11 @@ export interface ReadParquetOptions {
 export interface WriteParquetOptions {
   /** Page compression; default "zstd". */
   compression?: "zstd" | "snappy" | "none";
+  /** Rows per row group (the last may hold fewer); default 1,048,576. */
+  rowGroupSize?: number;
 }
+
+const DEFAULT_ROW_GROUP_SIZE = 1 << 20;
 
 const CODECS = {
   zstd: pq.Compression.ZSTD,
@@ -56,19 +63,59 @@ export async function readParquet(path: string, options: ReadParquetOptions = {}
   }
 }
 
-/** Encodes a frame as Parquet bytes. */
-export function toParquetBytes(df: DataFrame, options: WriteParquetOptions = {}): Uint8Array {
+/** The options as the native writer takes them; InvalidArgumentError when one is off. */
+function resolveWriteOptions(options: WriteParquetOptions): { compression: keyof typeof CODECS; rowGroupSize: number } {
+  if (options === null || typeof options !== "object") throw new InvalidArgumentError("options must be an object");
   const compression = options.compression ?? "zstd";
-  const codec = CODECS[compression as keyof typeof CODECS];
-  if (codec === undefined) {
+  if (typeof compression !== "string" || !Object.hasOwn(CODECS, compression)) {
     throw new InvalidArgumentError(`compression must be "zstd", "snappy" or "none", got ${JSON.stringify(compression)}`);
   }
+  const rowGroupSize = options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
+  if (!Number.isSafeInteger(rowGroupSize) || rowGroupSize < 1) {
+    throw new InvalidArgumentError(`rowGroupSize must be a positive integer, got ${String(rowGroupSize)}`);
+  }
+  return { compression: compression as keyof typeof CODECS, rowGroupSize };
+}
+
+/**
+ * The Arrow schema as Arrow writers store it in a Parquet footer: the IPC schema message
+ * (continuation marker, length, flatbuffer), base64-encoded.
+ */
+function arrowSchemaBase64(names: readonly string[], handles: readonly ColumnHandle[]): string {
+  const schema = new Schema(names.map((n, i) => new Field(n, arrowTypeOf(dtypeOfId(handles[i]!.typeId)), true)));
+  const ipc = tableToIPC(new Table(schema), "stream");
+  const length = new DataView(ipc.buffer, ipc.byteOffset, ipc.byteLength).getInt32(4, true);
+  return Buffer.from(ipc.buffer, ipc.byteOffset, 8 + length).toString("base64");
+}
+
+/**
+ * Encodes a frame as Parquet bytes through parquet-wasm: the path for zstd where the system's
+ * libzstd cannot be loaded.
+ */
+export function toParquetBytesWasm(df: DataFrame, options: WriteParquetOptions = {}): Uint8Array {
+  const { compression } = resolveWriteOptions(options);
   const wasmTable = pq.Table.fromIPCStream(tableToIPC(df.toArrow(), "stream"));
-  const props = new pq.WriterPropertiesBuilder().setCompression(codec).build();
+  const props = new pq.WriterPropertiesBuilder()
+    .setCompression(CODECS[compression])
+    .setMaxRowGroupSize(options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE)
+    .build();
   return pq.writeParquet(wasmTable, props);
 }
 
-/** Writes a frame to a Parquet file (used by DataFrame.writeParquet). */
-export async function writeParquet(df: DataFrame, path: string, options: WriteParquetOptions = {}): Promise<void> {
-  await writeBytes(path, toParquetBytes(df, options));
+/** Writes a frame's columns to a Parquet file (used by DataFrame.writeParquet). */
+export async function writeParquet(
+  df: DataFrame,
+  names: readonly string[],
+  handles: readonly ColumnHandle[],
+  path: string,
+  options: WriteParquetOptions = {},
+): Promise<void> {
+  if (typeof path !== "string") throw new IoError("a path must be a string");
+  const resolved = resolveWriteOptions(options);
+  if (!native.parquetCodecAvailable(resolved.compression)) {
+    await writeBytes(path, toParquetBytesWasm(df, options));
+    return;
+  }
+  const arrowSchema = arrowSchemaBase64(names, handles);
+  await native.writeParquet([...names], [...handles], { ...resolved, arrowSchema }, path);
 }

@@ -96,6 +96,15 @@ export interface NativeAddon {
     options: { sep: string; quoteChar: string; header: boolean; quoteStyle: string; nullValue: string },
     path: string | null,
   ): string | undefined;
+  /** Resolves once the file is written (encoding runs off the JS thread). */
+  writeParquet(
+    names: string[],
+    columns: ColumnHandle[],
+    options: { compression: string; rowGroupSize: number; arrowSchema: string },
+    path: string,
+  ): Promise<void>;
+  /** False for "zstd" when the system's libzstd cannot be loaded. */
+  parquetCodecAvailable(compression: string): boolean;
   /** kind: a ReduceKind id (src/ops/reduce.ts); returns a one-row column. */
   reduce(column: ColumnHandle, kind: number, ddof: number, q: number): ColumnHandle;
   /** [distinct values, int64 counts]. */
