@@ -203,7 +203,8 @@ struct Grouper {
   }
 
   /// Many groups: rows radix-partitioned by the top hash bits (stable), one table per partition.
-  void by_partitions(bool maintain_order) {
+  template <typename PartStore>
+  void by_partitions(bool maintain_order, const PartStore& part_proto) {
     const int pbits = std::clamp(int(std::bit_width(uint64_t(n))) - 14, 0, 11);
     const int64_t parts = int64_t(1) << pbits;
     const int shift = 64 - pbits;
@@ -217,7 +218,7 @@ struct Grouper {
     cpu_pool().parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = part_begin[size_t(p)], e = part_begin[size_t(p + 1)];
-        GroupTable<Store> t(std::min<int64_t>(e - b, 1 << 16), proto);
+        GroupTable<PartStore> t(std::min<int64_t>(e - b, 1 << 16), part_proto);
         for (int64_t k = b; k < e; ++k) {
           const int64_t i = rows[size_t(k)];
           ids[i] = IdT(t.find_or_insert(h[size_t(i)], i));
@@ -281,7 +282,10 @@ std::vector<int64_t> group_into(const Keys& keys, const Store& proto, int64_t n,
   // Hashes are computed inside the range pass (no array of them); the partitioned path keeps them.
   if (!g.by_ranges()) {
     g.hash_rows();
-    g.by_partitions(maintain_order);
+    // Nearly-unique keys: a multi-column key is compared through its first row rather than
+    // encoded for every group.
+    if constexpr (std::is_same_v<Store, MultiKey>) g.by_partitions(maintain_order, RowKeys{&keys});
+    else g.by_partitions(maintain_order, proto);
   }
   return std::move(g.first_rows);
 }

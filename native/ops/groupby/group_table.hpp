@@ -33,9 +33,9 @@ struct SlotHead {
 };
 
 // Key stores: how a table decides that a row's keys equal a group's. hash(row) is the row's
-// hash (the same as row_hash); set() fills a new group's slot; equal() compares a row with a
-// slot. None reads the key columns at a group's first row: with many groups that is a cache
-// miss per probe.
+// hash (the same as row_hash); set() fills a new group's slot; equal(slot, row, rep) compares
+// a row with a slot (rep: the group's first row). Only RowKeys reads the key columns at rep:
+// with many groups that is a cache miss per probe.
 
 /// a[0, len) == b[0, len) for len <= 16, with fixed-size loads that stay inside both ranges
 /// (two overlapping words), not a call to memcmp.
@@ -61,6 +61,16 @@ inline bool short_equal(const uint8_t* a, const uint8_t* b, int64_t len) {
 inline bool bytes_equal(const uint8_t* a, const uint8_t* b, int64_t len) {
   return len <= 16 ? short_equal(a, b, len) : std::memcmp(a, b, size_t(len)) == 0;
 }
+
+/// Any keys, compared with the group's first row in the key columns: for nearly-unique keys,
+/// where encoding every group (MultiKey) costs more than the rare comparison saves.
+struct RowKeys {
+  using Slot = SlotHead;
+  const Keys* keys;
+  uint64_t hash(int64_t row) const { return row_hash(keys->cols, keys->n, row); }
+  void set(Slot&, int64_t) {}
+  bool equal(const Slot&, int64_t row, int64_t rep) const { return rows_equal(keys->cols, rep, keys->cols, row, keys->n); }
+};
 
 /// Any keys: each group's keys are encoded into an arena of the table's own (per key a validity
 /// byte, then 8 key bits, or a string's 8-byte length and bytes); a probe compares the row with
@@ -90,7 +100,7 @@ struct MultiKey {
       }
     }
   }
-  bool equal(const Slot& s, int64_t row) const {
+  bool equal(const Slot& s, int64_t row, int64_t) const {
     const uint8_t* e = arena.data() + s.at;
     for (int32_t k = 0; k < keys->n; ++k) {
       const ColumnView& c = keys->cols[k];
@@ -137,7 +147,7 @@ struct FixedKey {
     s.bits = valid ? bits(row) : 0;
     s.len = valid ? 0 : 1;
   }
-  bool equal(const Slot& s, int64_t row) const {
+  bool equal(const Slot& s, int64_t row, int64_t) const {
     if (!col->is_valid(row)) return s.len == 1;
     return s.len == 0 && s.bits == bits(row);
   }
@@ -172,7 +182,7 @@ struct StringKey {
     std::memcpy(s.key + 8, &at, 8);
     arena.insert(arena.end(), p + 8, p + len);
   }
-  bool equal(const Slot& s, int64_t row) const {
+  bool equal(const Slot& s, int64_t row, int64_t) const {
     if (!col->is_valid(row)) return s.len == kNull;
     int64_t len = 0;
     const uint8_t* p = string_bytes(*col, row, &len);
@@ -219,7 +229,7 @@ class GroupTable {
         if (uint64_t(reps.size()) * 2 > mask_) grow();
         return id;
       }
-      if (e.hash == h && store.equal(e, row)) return int64_t(e.id1) - 1;
+      if (e.hash == h && store.equal(e, row, reps[size_t(e.id1 - 1)])) return int64_t(e.id1) - 1;
     }
   }
 
