@@ -45,8 +45,11 @@ const ColumnPtr& ColumnHandle::From(const Napi::Value& value) {
 
 void ColumnHandle::adopt(Napi::Env env, ColumnPtr column) {
   column_ = std::move(column);
-  // Tell V8 about the native bytes so the GC feels the pressure of large columns.
-  reported_bytes_ = static_cast<int64_t>(column_->buffer_bytes());
+  // Tell V8 about the native bytes so the GC feels the pressure of large columns; only the
+  // bytes this column alone holds: a slice or share of another column (a grouped-by column, an
+  // aggregation's input) adds no memory, and counting its buffers again made V8 run a full GC
+  // every few queries.
+  reported_bytes_ = static_cast<int64_t>(column_->owned_bytes());
   if (reported_bytes_) Napi::MemoryManagement::AdjustExternalMemory(env, reported_bytes_);
 }
 

@@ -78,6 +78,13 @@ std::size_t Column::buffer_bytes() const noexcept {
   return total;
 }
 
+std::size_t Column::owned_bytes() const noexcept {
+  std::size_t total = 0;
+  for (const BufferPtr* b : {&data_, &offsets_, &validity_})
+    if (*b && b->use_count() == 1) total += (*b)->capacity();
+  return total;
+}
+
 Table::Table(std::vector<ColumnPtr> columns) : columns_(std::move(columns)) {
   if (!columns_.empty()) num_rows_ = columns_.front()->size();
   for (const auto& c : columns_)

@@ -83,6 +83,9 @@ class Column {
 
   /// Bytes held by the buffers this column references (the whole buffers, shared or not).
   std::size_t buffer_bytes() const noexcept;
+  /// Bytes of the buffers that no other column references (a slice or share of another column
+  /// owns none of its parent's bytes).
+  std::size_t owned_bytes() const noexcept;
 
  private:
   Device* device_;

@@ -126,6 +126,9 @@ TEST(column, slice_is_o1_and_shares_buffers) {
     EXPECT_EQ(s->type(), c->type());
     EXPECT_EQ(&s->device(), &c->device());
     EXPECT_EQ(s->buffer_bytes(), c->buffer_bytes());
+    // Shared buffers are owned by neither column alone (what the JS handles report to the GC).
+    EXPECT_EQ(s->owned_bytes(), size_t(0));
+    EXPECT_EQ(c->owned_bytes(), size_t(0));
     // Slices of slices accumulate offsets.
     ColumnPtr ss = s->slice(3, 40);
     EXPECT_EQ(ss->offset(), 16);
@@ -134,6 +137,10 @@ TEST(column, slice_is_o1_and_shares_buffers) {
     ColumnPtr empty = s->slice(50, 0);
     EXPECT_EQ(empty->size(), 0);
     EXPECT_EQ(empty->null_count(), 0);
+    s.reset();
+    ss.reset();
+    empty.reset();
+    EXPECT_EQ(c->owned_bytes(), c->buffer_bytes());  // the slices gone, c owns its buffers again
     // The slice keeps the buffers alive on its own.
     ColumnPtr keep = c->slice(1, 2);
     const Buffer* buf = c->data().get();
