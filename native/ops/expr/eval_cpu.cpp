@@ -33,6 +33,7 @@ int64_t block_rows(int32_t nodes) {
 
 /// One validity byte per row of a block: 1 where the column's value is present.
 void load_validity(const ColumnView& c, int64_t begin, int64_t count, uint8_t* ok) {
+  if (count <= 0) return;
   if (c.validity == nullptr) {
     std::memset(ok, 1, size_t(count));
   } else {

@@ -247,7 +247,7 @@ struct CpuBackend {
 };
 
 CpuBackend cpu_backend(const ColumnView& ids, int64_t count) {
-  return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr};
+  return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr, nullptr};
 }
 
 void check_values(const ColumnView& v, const ColumnView& ids, const char* what) {
