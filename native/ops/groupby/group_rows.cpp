@@ -26,6 +26,7 @@ namespace {
 using groupby_detail::kBlockRows;
 using groupby_detail::num_blocks;
 using groupby_detail::partition_rows;
+using groupby_detail::thread_ranges;
 using namespace group_table;
 
 /// Rows each range scans before judging whether its groups are too many for one table per range.
@@ -34,15 +35,6 @@ inline constexpr int64_t kProbeRows = int64_t(1) << 18;
 inline constexpr int64_t kMaxRangeGroups = int64_t(1) << 21;
 /// Rows hashed (and their slots prefetched) ahead of their probes.
 inline constexpr int64_t kBatch = 32;
-
-/// Start rows of the contiguous ranges that the range passes split [0, n) into: one per pool
-/// thread (one when n is under two blocks). ids do not depend on it.
-std::vector<int64_t> split_ranges(int64_t n) {
-  const int64_t ranges = std::clamp<int64_t>(n / kBlockRows, 1, int64_t(cpu_pool().size()));
-  std::vector<int64_t> start(static_cast<size_t>(ranges + 1));
-  for (int64_t r = 0; r <= ranges; ++r) start[size_t(r)] = r * n / ranges;
-  return start;
-}
 
 /// Turns each range's local ids into global ones: ids[i] = to_global[range of i][ids[i]]
 /// (-1 stays -1). Parallel over fixed blocks.
@@ -73,7 +65,7 @@ inline constexpr uint64_t kDirectSpan = uint64_t(1) << 18;
 template <typename T, typename IdT>
 bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, std::vector<int64_t>& first_rows) {
   using U = std::make_unsigned_t<T>;
-  const std::vector<int64_t> range_start = split_ranges(n);
+  const std::vector<int64_t> range_start = thread_ranges(n);
   const auto ranges = int64_t(range_start.size()) - 1;
   std::vector<T> lo(size_t(ranges), std::numeric_limits<T>::max()), hi(size_t(ranges), std::numeric_limits<T>::lowest());
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
@@ -152,7 +144,7 @@ struct Grouper {
   /// start a group, or a range meets more than kMaxRangeGroups; the partitioned path, whose
   /// tables stay cache-sized, then does better.
   bool by_ranges() {
-    const std::vector<int64_t> range_start = split_ranges(n);
+    const std::vector<int64_t> range_start = thread_ranges(n);
     const auto ranges = int64_t(range_start.size()) - 1;
     std::vector<GroupTable<Store>> tables;
     tables.reserve(size_t(ranges));

@@ -156,41 +156,22 @@ struct CpuBackend {
   mutable ColumnPtr sorted_keys_;
 
   /// Fills sorted_keys_ with op.key(row) of every valid row, grouped by id (row order within
-  /// a group), and returns each group's start (count + 1 entries). Rows are split into one
-  /// range per thread: per-range counts, then each range scatters at its own offsets.
+  /// a group), and returns each group's start (count + 1 entries): a counting sort over one
+  /// range of rows per thread (a histogram per range, of every group).
   template <typename Op>
   std::vector<int64_t> keys_by_group(const Op& op, const ColumnView& v) const {
-    const int64_t ranges = std::clamp<int64_t>(n / kBlockRows, 1, int64_t(cpu_pool().size()));
-    std::vector<int64_t> pos(static_cast<size_t>(ranges * count), 0);
-    auto each_valid = [&](int64_t r, auto&& f) {
-      for (int64_t i = r * n / ranges, e = (r + 1) * n / ranges; i < e; ++i) {
-        const int64_t g = ids(i);
-        if (uint64_t(g) < uint64_t(count) && v.is_valid(i)) f(i, g);
-      }
-    };
-    cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) each_valid(r, [&](int64_t, int64_t g) { ++pos[size_t(r * count + g)]; });
-    });
-    std::vector<int64_t> at(static_cast<size_t>(count + 1), 0);
-    int64_t total = 0;
-    for (int64_t g = 0; g < count; ++g) {
-      at[size_t(g)] = total;
-      for (int64_t r = 0; r < ranges; ++r) {
-        const int64_t c = pos[size_t(r * count + g)];
-        pos[size_t(r * count + g)] = total;
-        total += c;
-      }
-    }
-    at[size_t(count)] = total;
-    sorted_keys_ = Column::allocate(cpu_device(), TypeId::UInt64, total, false);
-    uint64_t* keys = reinterpret_cast<uint64_t*>(sorted_keys_->data()->data());
-    cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
-      for (int64_t r = r0; r < r1; ++r) {
-        int64_t* p = pos.data() + r * count;
-        each_valid(r, [&](int64_t i, int64_t g) { keys[p[g]++] = op.key(i); });
-      }
-    });
-    return at;
+    uint64_t* keys = nullptr;
+    return counting_scatter(
+        thread_ranges(n), count,
+        [&](int64_t i) {
+          const int64_t g = ids(i);
+          return uint64_t(g) < uint64_t(count) && v.is_valid(i) ? g : int64_t(-1);
+        },
+        [&](int64_t total) {
+          sorted_keys_ = Column::allocate(cpu_device(), TypeId::UInt64, total, false);
+          keys = reinterpret_cast<uint64_t*>(sorted_keys_->data()->data());
+        },
+        [&](int64_t at, int64_t i) { keys[at] = op.key(i); });
   }
 
   /// Each group's valid rows put in value order (for a quantile only its two ranks), then
