@@ -34,8 +34,10 @@ import {
   Vector,
   makeVector,
 } from "apache-arrow";
+import { expect } from "vitest";
+
 import { DTYPES, device, memory } from "../src/index.js";
-import type { DType } from "../src/index.js";
+import type { DataFrame, DType } from "../src/index.js";
 
 export type Raw = number | bigint | boolean | string | null;
 export type NullPattern = "none" | "some" | "all";
@@ -316,6 +318,17 @@ export function diffValues(got: readonly unknown[], want: readonly unknown[]): s
     if (!sameValue(got[i], want[i])) return `row ${i}: got ${show(got[i])} (${typeof got[i]}), want ${show(want[i])} (${typeof want[i]})`;
   }
   return null;
+}
+
+/** Same names, dtypes and values (diffValues: null positions, NaN, -0 and bigints exact) in every column. */
+export function expectSameFrame(got: DataFrame, want: DataFrame): void {
+  expect(got.columns).toEqual(want.columns);
+  expect(got.dtypes).toEqual(want.dtypes);
+  const g = got.toArrow();
+  const w = want.toArrow();
+  for (const name of want.columns) {
+    expect(diffValues(rawValues(g.getChild(name)!), rawValues(w.getChild(name)!)), name).toBeNull();
+  }
 }
 
 /** Describes an arrow type by the properties that matter (typeId, bitWidth, sign, precision, unit). */

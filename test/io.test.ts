@@ -9,24 +9,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { DataFrame, Series, fromArrow, readIPC, readIPCSync, readParquet, type DType } from "../src/index.js";
-import { ALL_DTYPES, NULL_PATTERNS, makeArrowTable, rawValues } from "./helpers.js";
+import { ALL_DTYPES, NULL_PATTERNS, expectSameFrame, makeArrowTable } from "./helpers.js";
 import { duckdbConnection, duckdbRows, duckdbTable } from "./support/duckdb.js";
 
 const dir = mkdtempSync(join(tmpdir(), "gpudf-io-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileNo = 0;
 const tmp = (ext: string): string => join(dir, `f${fileNo++}.${ext}`);
-
-/** Same dtypes, same values (null positions included) in every column. */
-function expectSameFrame(got: DataFrame, want: DataFrame): void {
-  expect(got.columns).toEqual(want.columns);
-  expect(got.dtypes).toEqual(want.dtypes);
-  const g = got.toArrow();
-  const w = want.toArrow();
-  for (const name of want.columns) {
-    expect(rawValues(g.getChild(name)!), name).toEqual(rawValues(w.getChild(name)!));
-  }
-}
 
 describe("Arrow IPC", () => {
   for (const nulls of NULL_PATTERNS) {

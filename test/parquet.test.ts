@@ -18,6 +18,7 @@ import {
   ALL_DTYPES,
   NULL_PATTERNS,
   diffValues,
+  expectSameFrame,
   isValidAt,
   makeArrowTable,
   makeArrowVector,
@@ -33,17 +34,6 @@ let fileNo = 0;
 const tmp = (): string => join(dir, `f${fileNo++}.parquet`);
 
 const COMPRESSIONS = ["zstd", "snappy", "none"] as const;
-
-/** Same names, dtypes and values (null positions included) in every column. */
-function expectSameFrame(got: DataFrame, want: DataFrame): void {
-  expect(got.columns).toEqual(want.columns);
-  expect(got.dtypes).toEqual(want.dtypes);
-  const g = got.toArrow();
-  const w = want.toArrow();
-  for (const name of want.columns) {
-    expect(diffValues(rawValues(g.getChild(name)!), rawValues(w.getChild(name)!)), name).toBeNull();
-  }
-}
 
 describe("writeParquet round trips through readParquet", () => {
   for (const nulls of NULL_PATTERNS) {
