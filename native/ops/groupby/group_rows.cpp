@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/dispatch.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/groupby/groupby.hpp"
@@ -25,7 +26,6 @@ namespace {
 
 using groupby_detail::kBlockRows;
 using groupby_detail::num_blocks;
-using groupby_detail::partition_rows;
 using groupby_detail::thread_ranges;
 using namespace group_table;
 
@@ -63,7 +63,7 @@ inline constexpr uint64_t kDirectSpan = uint64_t(1) << 18;
 /// no hashing. Each range fills its own array, merged in range order (first-appearance ids).
 /// False when the span is too wide.
 template <typename T, typename IdT>
-bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, std::vector<int64_t>& first_rows) {
+bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, HostVector<int64_t>& first_rows) {
   using U = std::make_unsigned_t<T>;
   const std::vector<int64_t> range_start = thread_ranges(n);
   const auto ranges = int64_t(range_start.size()) - 1;
@@ -127,8 +127,8 @@ struct Grouper {
   const Store& proto;
   int64_t n;
   IdT* ids;
-  std::vector<uint64_t> h;
-  std::vector<int64_t> first_rows;
+  HostVector<uint64_t> h;
+  HostVector<int64_t> first_rows;
 
   void hash_rows() {
     h.resize(size_t(n));
@@ -190,122 +190,134 @@ struct Grouper {
     }
     tables.clear();
     remap_ranges(n, range_start, to_global, ids);
-    first_rows = std::move(global.reps);
+    first_rows.assign(global.reps.begin(), global.reps.end());
     return true;
   }
 
-  /// Many groups: rows radix-partitioned by the top hash bits (stable), one table per partition.
+  /// Many groups: rows radix-partitioned by the top hash bits (stable; each row's hash moved
+  /// with it, so a partition's probes read it in order), one cache-sized table per partition.
+  /// Ids are then numbered by first appearance: a bitmap of the groups' first rows, whose
+  /// prefix popcounts rank each first row, turns a partition's local ids into global ones.
   template <typename PartStore>
-  void by_partitions(bool maintain_order, const PartStore& part_proto) {
+  void by_partitions(const PartStore& part_proto) {
     const int pbits = std::clamp(int(std::bit_width(uint64_t(n))) - 14, 0, 11);
     const int64_t parts = int64_t(1) << pbits;
     const int shift = 64 - pbits;
     auto part_of = [&](uint64_t hash) { return pbits ? int64_t(hash >> shift) : int64_t(0); };
-    std::vector<int64_t> rows, part_begin;
-    partition_rows(n, parts, [&](int64_t i) { return keys.dropped(i) ? int64_t(-1) : part_of(h[size_t(i)]); }, rows,
-                   part_begin);
-    // Dropped rows keep -1; every other row gets its id from its partition's table.
-    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) { std::fill(ids + b, ids + e, IdT(-1)); });
+    // rows[k]: the partitioned rows; hk[k]: row k's hash, overwritten by its local id once probed.
+    HostVector<IdT> rows;
+    HostVector<uint64_t> hk;
+    const std::vector<int64_t> part_begin = groupby_detail::counting_scatter(
+        groupby_detail::block_ranges(n), parts,
+        [&](int64_t i) { return keys.dropped(i) ? int64_t(-1) : part_of(h[size_t(i)]); },
+        [&](int64_t total) {
+          rows.resize(size_t(total));
+          hk.resize(size_t(total));
+        },
+        [&](int64_t at, int64_t i) {
+          rows[size_t(at)] = IdT(i);
+          hk[size_t(at)] = h[size_t(i)];
+        });
+    HostVector<uint64_t>().swap(h);
     std::vector<std::vector<int64_t>> reps(static_cast<size_t>(parts));
+    const int64_t words = (n + 63) / 64;
+    std::vector<std::atomic<uint64_t>> first(static_cast<size_t>(words));
+    cpu_pool().parallel_for(words, 1 << 14, [&](int64_t w0, int64_t w1) {
+      for (int64_t w = w0; w < w1; ++w) first[size_t(w)].store(0, std::memory_order_relaxed);
+    });
     cpu_pool().parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
       for (int64_t p = p0; p < p1; ++p) {
         const int64_t b = part_begin[size_t(p)], e = part_begin[size_t(p + 1)];
         GroupTable<PartStore> t(std::min<int64_t>(e - b, 1 << 16), part_proto);
-        for (int64_t k = b; k < e; ++k) {
-          const int64_t i = rows[size_t(k)];
-          ids[i] = IdT(t.find_or_insert(h[size_t(i)], i));
-        }
+        for (int64_t k = b; k < e; ++k) hk[size_t(k)] = uint64_t(t.find_or_insert(hk[size_t(k)], int64_t(rows[size_t(k)])));
+        for (const int64_t r : t.reps) first[size_t(r >> 6)].fetch_or(uint64_t(1) << (r & 63), std::memory_order_relaxed);
         reps[size_t(p)] = std::move(t.reps);
       }
     });
-    std::vector<int64_t> base(static_cast<size_t>(parts), 0);
-    int64_t count = 0;
-    for (int64_t p = 0; p < parts; ++p) {
-      base[size_t(p)] = count;
-      count += int64_t(reps[size_t(p)].size());
-    }
-    first_rows.resize(size_t(count));
-    for (int64_t p = 0; p < parts; ++p)
-      std::copy(reps[size_t(p)].begin(), reps[size_t(p)].end(), first_rows.begin() + base[size_t(p)]);
-    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i)
-        if (ids[i] >= 0) ids[i] = IdT(ids[i] + base[size_t(part_of(h[size_t(i)]))]);
-    });
-    if (maintain_order) renumber_by_first_row();
-  }
-
-  /// Ids in order of first appearance: a row is its group's first row when first_rows says so;
-  /// counting those per block gives each group's new id.
-  void renumber_by_first_row() {
-    const int64_t blocks = num_blocks(n);
-    std::vector<int64_t> firsts(static_cast<size_t>(blocks), 0);
-    auto scan = [&](bool assign, std::vector<int64_t>& perm) {
-      cpu_pool().parallel_for(blocks, 1, [&](int64_t b0, int64_t b1) {
-        for (int64_t b = b0; b < b1; ++b) {
-          int64_t k = assign ? firsts[size_t(b)] : 0;
-          const int64_t end = std::min(n, (b + 1) * kBlockRows);
-          for (int64_t i = b * kBlockRows; i < end; ++i) {
-            const int64_t g = ids[i];
-            if (g < 0 || first_rows[size_t(g)] != i) continue;
-            if (assign) perm[size_t(g)] = k;
-            ++k;
-          }
-          if (!assign) firsts[size_t(b)] = k;
+    // rank[w]: first rows before word w (a scan over per-chunk popcounts).
+    std::vector<int64_t> rank(static_cast<size_t>(words + 1), 0);
+    const std::vector<int64_t> wr = thread_ranges(words);
+    std::vector<int64_t> chunk_total(wr.size(), 0);
+    cpu_pool().parallel_for(int64_t(wr.size()) - 1, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        int64_t k = 0;
+        for (int64_t w = wr[size_t(c)]; w < wr[size_t(c + 1)]; ++w) {
+          rank[size_t(w)] = k;
+          k += std::popcount(first[size_t(w)].load(std::memory_order_relaxed));
         }
-      });
+        chunk_total[size_t(c)] = k;
+      }
+    });
+    std::exclusive_scan(chunk_total.begin(), chunk_total.end(), chunk_total.begin(), int64_t(0));
+    const int64_t count = chunk_total.back();
+    first_rows.resize(size_t(count));
+    cpu_pool().parallel_for(int64_t(wr.size()) - 1, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c)
+        for (int64_t w = wr[size_t(c)]; w < wr[size_t(c + 1)]; ++w) {
+          rank[size_t(w)] += chunk_total[size_t(c)];
+          int64_t at = rank[size_t(w)];
+          for (uint64_t bits = first[size_t(w)].load(std::memory_order_relaxed); bits; bits &= bits - 1)
+            first_rows[size_t(at++)] = w * 64 + std::countr_zero(bits);
+        }
+    });
+    auto id_of_first = [&](int64_t r) {
+      const uint64_t below = first[size_t(r >> 6)].load(std::memory_order_relaxed) & ((uint64_t(1) << (r & 63)) - 1);
+      return rank[size_t(r >> 6)] + std::popcount(below);
     };
-    std::vector<int64_t> perm(first_rows.size());
-    scan(false, perm);
-    std::exclusive_scan(firsts.begin(), firsts.end(), firsts.begin(), int64_t(0));
-    scan(true, perm);
-    std::vector<int64_t> sorted_first(first_rows.size());
-    for (size_t g = 0; g < perm.size(); ++g) sorted_first[size_t(perm[g])] = first_rows[g];
-    first_rows.swap(sorted_first);
-    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i)
-        if (ids[i] >= 0) ids[i] = IdT(perm[size_t(ids[i])]);
+    if (keys.drop_nulls)
+      cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) { std::fill(ids + b, ids + e, IdT(-1)); });
+    cpu_pool().parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
+      std::vector<IdT> global;
+      for (int64_t p = p0; p < p1; ++p) {
+        const auto& rp = reps[size_t(p)];
+        global.resize(rp.size());
+        for (size_t j = 0; j < rp.size(); ++j) global[j] = IdT(id_of_first(rp[j]));
+        for (int64_t k = part_begin[size_t(p)]; k < part_begin[size_t(p + 1)]; ++k)
+          ids[rows[size_t(k)]] = global[size_t(hk[size_t(k)])];
+      }
     });
   }
 };
 
 template <typename IdT, typename Store>
-std::vector<int64_t> group_into(const Keys& keys, const Store& proto, int64_t n, IdT* ids, bool maintain_order) {
+HostVector<int64_t> group_into(const Keys& keys, const Store& proto, int64_t n, IdT* ids) {
   Grouper<IdT, Store> g{keys, proto, n, ids, {}, {}};
   // Hashes are computed inside the range pass (no array of them); the partitioned path keeps them.
   if (!g.by_ranges()) {
     g.hash_rows();
     // Nearly-unique keys: a multi-column key is compared through its first row rather than
     // encoded for every group.
-    if constexpr (std::is_same_v<Store, MultiKey>) g.by_partitions(maintain_order, RowKeys{&keys});
-    else g.by_partitions(maintain_order, proto);
+    if constexpr (std::is_same_v<Store, MultiKey>) g.by_partitions(RowKeys{&keys});
+    else g.by_partitions(proto);
   }
   return std::move(g.first_rows);
 }
 
 /// group_into with the key store that fits the keys.
 template <typename IdT>
-std::vector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids, bool maintain_order) {
+HostVector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids) {
   if (keys.n == 1 && is_string_key(keys.cols[0].type))
-    return group_into(keys, StringKey{keys.cols, {}}, n, ids, maintain_order);
+    return group_into(keys, StringKey{keys.cols, {}}, n, ids);
   if (keys.n == 1) {
     return type_dispatch(keys.cols[0].type, [&]<TypeId T>() {
       using S = storage_t<T>;
       if constexpr (std::is_integral_v<S>) {
-        std::vector<int64_t> first;
+        HostVector<int64_t> first;
         if (by_direct_index<S>(keys.cols[0], keys.drop_nulls, n, ids, first)) return first;
       }
       if constexpr (std::is_arithmetic_v<S>)
-        return group_into(keys, FixedKey<S>{keys.cols}, n, ids, maintain_order);
+        return group_into(keys, FixedKey<S>{keys.cols}, n, ids);
       else
-        return group_into(keys, MultiKey{&keys, {}}, n, ids, maintain_order);
+        return group_into(keys, MultiKey{&keys, {}}, n, ids);
     });
   }
-  return group_into(keys, MultiKey{&keys, {}}, n, ids, maintain_order);
+  return group_into(keys, MultiKey{&keys, {}}, n, ids);
 }
 
 }  // namespace
 
 GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
+  (void)maintain_order;  // every CPU path numbers ids by first appearance
   const int64_t n = keys[0].size;
   bool nullable = false;
   for (const ColumnView& k : keys) nullable |= k.validity != nullptr;
@@ -313,9 +325,9 @@ GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bo
   GroupIds out;
   const bool wide = n >= (int64_t(1) << 31);
   out.ids = Column::allocate(cpu_device(), wide ? TypeId::Int64 : TypeId::Int32, n, false);
-  std::vector<int64_t> first =
-      wide ? group_with_store(k, n, reinterpret_cast<int64_t*>(out.ids->data()->data()), maintain_order)
-           : group_with_store(k, n, reinterpret_cast<int32_t*>(out.ids->data()->data()), maintain_order);
+  HostVector<int64_t> first =
+      wide ? group_with_store(k, n, reinterpret_cast<int64_t*>(out.ids->data()->data()))
+           : group_with_store(k, n, reinterpret_cast<int32_t*>(out.ids->data()->data()));
   out.count = int64_t(first.size());
   out.first_rows = Column::allocate(cpu_device(), TypeId::Int64, out.count, false);
   if (out.count) std::memcpy(out.first_rows->data()->data(), first.data(), first.size() * sizeof(int64_t));

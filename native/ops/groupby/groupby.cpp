@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/gather/gather.hpp"
 #include "ops/nulls/null_count.hpp"
@@ -41,8 +42,8 @@ int64_t partial_chunks(int64_t n, int64_t count, int64_t acc_bytes) {
 /// Rows ordered by group (ascending rows within a group): group g's rows are
 /// rows[offsets[g] .. offsets[g + 1]). Rows with id -1 are left out.
 struct Segments {
-  std::vector<int64_t> offsets;
-  std::vector<int64_t> rows;
+  HostVector<int64_t> offsets;
+  HostVector<int64_t> rows;
 };
 
 /// A parallel counting sort: rows are first split stably into ranges of group ids (one pass,
@@ -52,7 +53,8 @@ Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
   s.offsets.assign(size_t(count + 1), 0);
   const int64_t ranges = std::clamp<int64_t>(count / 4096, 1, 1024);
   const int64_t span = std::max<int64_t>(1, (count + ranges - 1) / ranges);
-  std::vector<int64_t> by_range, range_begin;
+  HostVector<int64_t> by_range;
+  std::vector<int64_t> range_begin;
   partition_rows(n, ranges, [&](int64_t i) { const int64_t g = ids(i); return g >= 0 && g < count ? g / span : int64_t(-1); },
                  by_range, range_begin);
   const int64_t total = range_begin[size_t(ranges)];
@@ -107,13 +109,13 @@ struct CpuBackend {
   }
 
   template <typename GF>
-  std::vector<typename GF::Acc> fold(const GF& f) const {
+  HostVector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
-    std::vector<Acc> out(static_cast<size_t>(count), f.identity());
+    HostVector<Acc> out(static_cast<size_t>(count), f.identity());
     if (count == 0) return out;
     if (const int64_t chunks = partial_chunks(n, count, int64_t(sizeof(Acc)))) {
       // Per-chunk partials, combined in chunk order: the result does not depend on timing.
-      std::vector<Acc> partial(static_cast<size_t>(chunks * count), f.identity());
+      HostVector<Acc> partial(static_cast<size_t>(chunks * count), f.identity());
       cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
         for (int64_t c = c0; c < c1; ++c) {
           Acc* acc = partial.data() + c * count;
@@ -132,24 +134,38 @@ struct CpuBackend {
       });
       return out;
     }
-    const Segments& s = segs();
-    cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
-      for (int64_t g = g0; g < g1; ++g) {
-        Acc acc = f.identity();
-        for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)
-          acc = f.combine(acc, f.load(s.rows[size_t(k)], g));
-        out[size_t(g)] = acc;
+    // Many groups: each pool thread owns a run of group ids and folds, in row order, the rows
+    // of its groups (every thread reads all ids, the values only of its rows). Each group still
+    // sees its rows in ascending order, as a sequential fold would.
+    const auto tasks = std::min<int64_t>(int64_t(cpu_pool().size()), std::max<int64_t>(1, count / 1024));
+    cpu_pool().parallel_for(tasks, 1, [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t g0 = t * count / tasks, g1 = (t + 1) * count / tasks;
+        if (id_view.type == TypeId::Int32) fold_owned(f, id_view.values<int32_t>(), g0, g1, out.data());
+        else fold_owned(f, id_view.values<int64_t>(), g0, g1, out.data());
       }
     });
     return out;
   }
 
+  /// Folds every row whose id is in [g0, g1) into acc[id], rows in ascending order.
+  template <typename GF, typename IdT>
+  void fold_owned(const GF& f, const IdT* id, int64_t g0, int64_t g1, typename GF::Acc* acc) const {
+    constexpr int64_t kAhead = 16;
+    const auto span = uint64_t(g1 - g0);
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) __builtin_prefetch(acc + id[i + kAhead]);
+      const int64_t g = id[i];
+      if (uint64_t(g - g0) < span) acc[g] = f.combine(acc[g], f.load(i, g));
+    }
+  }
+
   template <typename GF, typename... A>
-  std::vector<typename GF::Acc> fold_with(const GF& f, const std::vector<A>&... per_group) const {
+  HostVector<typename GF::Acc> fold_with(const GF& f, const HostVector<A>&... per_group) const {
     return fold(f.bound(per_group.data()...));
   }
 
-  std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
+  HostVector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
 
   /// Scratch of sorted(): order keys of the valid values, group by group. A column from the CPU
   /// device, whose allocator reuses freed blocks (no zero fill, no fresh pages each call).
@@ -177,8 +193,8 @@ struct CpuBackend {
   /// Each group's valid rows put in value order (for a quantile only its two ranks), then
   /// op.apply: a sort per group over the segments, not one sort of every row.
   template <typename Op>
-  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>&) const {
-    std::vector<typename Op::Out> out(static_cast<size_t>(count));
+  HostVector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const HostVector<RowsValid>&) const {
+    HostVector<typename Op::Out> out(static_cast<size_t>(count));
     if constexpr (requires { op.apply_keys(uint64_t(0), uint64_t(0), int64_t(0)); }) {
       // Quantiles of numbers: the valid values' order keys are counting-sorted by group (read
       // in row order, so no random reads of the column), then the ranks selected in place.
@@ -262,7 +278,7 @@ ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnV
 ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end) {
   const CpuBackend be = cpu_backend(ids, count);
   const Segments& s = be.segs();
-  const std::vector<int64_t> at = head_offsets(s.offsets, n);
+  const HostVector<int64_t> at = head_offsets(s.offsets, n);
   ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(count)], false);
   int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
   cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
@@ -348,7 +364,7 @@ ColumnPtr group_last_rows(const ColumnView& ids, int64_t count) {
 #ifdef GPUDF_WITH_CUDA
   if (on_cuda(ids)) return detail::group_last_rows_cuda(ids, count);
 #endif
-  const std::vector<int64_t> rows = detail::cpu_backend(ids, count).fold(groupby_detail::EdgeRow{true});
+  const HostVector<int64_t> rows = detail::cpu_backend(ids, count).fold(groupby_detail::EdgeRow{true});
   return groupby_detail::result_column(cpu_device(), TypeId::Int64, rows, {});
 }
 

@@ -38,8 +38,8 @@ T* ptr(const BufferPtr& b) {
 
 BufferPtr device_buffer(size_t bytes) { return Buffer::allocate(cuda_device(), bytes); }
 
-template <typename T>
-BufferPtr upload(const std::vector<T>& host, cudaStream_t stream) {
+template <typename T, typename Alloc>
+BufferPtr upload(const std::vector<T, Alloc>& host, cudaStream_t stream) {
   BufferPtr b = device_buffer(host.size() * sizeof(T));
   if (!host.empty())
     GPUDF_CUDA_TRY(cudaMemcpyAsync(b->data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice, stream));
@@ -47,8 +47,8 @@ BufferPtr upload(const std::vector<T>& host, cudaStream_t stream) {
 }
 
 template <typename T>
-std::vector<T> download(const BufferPtr& b, size_t n, cudaStream_t stream) {
-  std::vector<T> host(n);
+HostVector<T> download(const BufferPtr& b, size_t n, cudaStream_t stream) {
+  HostVector<T> host(n);
   if (n) GPUDF_CUDA_TRY(cudaMemcpyAsync(host.data(), b->data(), n * sizeof(T), cudaMemcpyDeviceToHost, stream));
   GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
   return host;
@@ -162,7 +162,7 @@ struct CudaBackend {
   }
 
   template <typename GF>
-  std::vector<typename GF::Acc> fold(const GF& f) const {
+  HostVector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
     if (count == 0) return {};
     build_segments();
@@ -175,7 +175,7 @@ struct CudaBackend {
   }
 
   template <typename GF, typename... A>
-  std::vector<typename GF::Acc> fold_with(const GF& f, const std::vector<A>&... per_group) const {
+  HostVector<typename GF::Acc> fold_with(const GF& f, const HostVector<A>&... per_group) const {
     cudaStream_t stream = cuda_current_stream();
     const std::vector<BufferPtr> held{upload(per_group, stream)...};  // braced: in order
     return fold(bound_to(std::index_sequence_for<A...>{}, f, held, per_group...));
@@ -183,19 +183,19 @@ struct CudaBackend {
 
   template <size_t... I, typename GF, typename... A>
   static GF bound_to(std::index_sequence<I...>, const GF& f, const std::vector<BufferPtr>& held,
-                     const std::vector<A>&...) {
+                     const HostVector<A>&...) {
     return f.bound(reinterpret_cast<const A*>(held[I] ? held[I]->data() : nullptr)...);
   }
 
-  std::vector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
+  HostVector<RowsValid> rows_valid(const ColumnView& v) const { return fold(CountRowsValid{v}); }
 
   template <typename Op>
-  std::vector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const std::vector<RowsValid>& rv) const {
+  HostVector<typename Op::Out> sorted(const Op& op, const ColumnView& v, const HostVector<RowsValid>& rv) const {
     using Out = typename Op::Out;
     if (count == 0) return {};
     cudaStream_t stream = cuda_current_stream();
     ColumnPtr perm = sorted_order({SortKey{id_view, false, true}, SortKey{v, false, true}});
-    std::vector<int64_t> valid(rv.size());
+    HostVector<int64_t> valid(rv.size());
     for (size_t g = 0; g < rv.size(); ++g) valid[g] = rv[g].valid;
     BufferPtr begin = upload(sorted_group_begins(rv, n), stream);
     BufferPtr dvalid = upload(valid, stream);
@@ -293,8 +293,8 @@ ColumnPtr group_head_rows_cuda(const ColumnView& ids, int64_t count, int64_t n, 
   const CudaBackend be{ids, ids.size, count, nullptr, nullptr};
   be.build_segments();
   cudaStream_t stream = cuda_current_stream();
-  std::vector<int64_t> offsets = download<int64_t>(be.offsets, size_t(count + 1), stream);
-  std::vector<int64_t> at = head_offsets(offsets, n);
+  HostVector<int64_t> offsets = download<int64_t>(be.offsets, size_t(count + 1), stream);
+  HostVector<int64_t> at = head_offsets(offsets, n);
   ColumnPtr out = Column::allocate(cuda_device(), TypeId::Int64, at.back(), false);
   if (count && at.back()) {
     BufferPtr dat = upload(at, stream);

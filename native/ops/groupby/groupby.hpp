@@ -10,15 +10,16 @@
 //
 // Strategy. CPU: every row is hashed once. Unless nearly every row starts a group, each pool
 // thread fills one table over a contiguous range of rows (a batch of rows hashed and their slots
-// prefetched before probing) and the tables are merged in range order (ids come out in
-// first-appearance order); nearly-unique keys are radix-partitioned by high hash bits into
-// cache-sized tables (ids renumbered by first appearance when maintain_order). Table slots keep
-// the full hash and the key (fixed-width bits, short strings inline, other keys encoded in a
-// per-table arena), so a probe never reads the key columns at a group's first row.
+// prefetched before probing) and the tables are merged in range order; nearly-unique keys are
+// radix-partitioned by high hash bits into cache-sized tables, whose local ids a bitmap of the
+// groups' first rows turns into global ones. Either way ids come out in first-appearance order.
+// Table slots keep the full hash and the key (fixed-width bits, short strings inline, other keys
+// encoded in a per-table arena), so a probe never reads the key columns at a group's first row.
 // Aggregations fold rows into per-chunk partial accumulators merged in chunk order when groups
-// average >= 8 rows, else into per-group segments (rows ordered by group, a counting sort);
-// median and quantile of numbers select ranks among order keys counting-sorted by group;
-// nUnique and string extremes sort each group's rows.
+// average >= 8 rows, else each pool thread folds the rows of its own run of group ids (every
+// group in row order); median and quantile of numbers select ranks among order keys
+// counting-sorted by group; nUnique and string extremes sort each group's rows (segments from a
+// counting sort). Host scratch that scales with rows or groups is a HostVector (reused blocks).
 // CUDA: an open-addressing table of row indices filled with atomicCAS (equality: rows_equal),
 // ids numbered by first appearance with a scan; aggregations over segments from a stable sort
 // of the ids, one thread per group running the same GPUDF_HD folds as the CPU.

@@ -1,6 +1,6 @@
 // Host side of the grouped aggregations, written once over a backend's two primitives:
-//   fold(f)            -> std::vector<Acc>: group fold f over every group's rows (count entries)
-//   sorted(op, values) -> std::vector<Out>: op.apply over each group's values sorted (nulls last)
+//   fold(f)            -> HostVector<Acc>: group fold f over every group's rows (count entries)
+//   sorted(op, values) -> HostVector<Out>: op.apply over each group's values sorted (nulls last)
 // plus rows_valid(values) (rows and non-null values per group). groupby.cpp instantiates it
 // with the CPU backend, groupby.cu with the CUDA one; the result columns are built on the host
 // and copied to the values' device once.
@@ -11,9 +11,9 @@
 #include <cstring>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "core/dispatch.hpp"
+#include "core/host_vector.hpp"
 #include "core/error.hpp"
 #include "core/transfer.hpp"
 #include "ops/groupby/groupby.hpp"
@@ -24,8 +24,8 @@ namespace gpudf::groupby_detail {
 
 /// A host column of `type` from count values (`valid` empty: no nulls), on `device`.
 template <typename T>
-ColumnPtr result_column(Device& device, TypeId type, const std::vector<T>& values,
-                        const std::vector<uint8_t>& valid) {
+ColumnPtr result_column(Device& device, TypeId type, const HostVector<T>& values,
+                        const HostVector<uint8_t>& valid) {
   GPUDF_EXPECTS(sizeof(T) == size_t(value_width(type)), Internal, "result width mismatch");
   const auto n = int64_t(values.size());
   bool nullable = false;
@@ -40,10 +40,10 @@ ColumnPtr result_column(Device& device, TypeId type, const std::vector<T>& value
 
 /// Where each group's rows start in the permutation sorted by (id, value): dropped rows (id -1)
 /// come first, then the groups in id order.
-inline std::vector<int64_t> sorted_group_begins(const std::vector<RowsValid>& rv, int64_t rows) {
+inline HostVector<int64_t> sorted_group_begins(const HostVector<RowsValid>& rv, int64_t rows) {
   int64_t grouped = 0;
   for (const RowsValid& r : rv) grouped += r.rows;
-  std::vector<int64_t> begin(rv.size());
+  HostVector<int64_t> begin(rv.size());
   int64_t at = rows - grouped;
   for (size_t g = 0; g < rv.size(); ++g) {
     begin[g] = at;
@@ -54,8 +54,8 @@ inline std::vector<int64_t> sorted_group_begins(const std::vector<RowsValid>& rv
 
 /// head/tail: where each group's first min(n, size) rows go in the output (count + 1 entries),
 /// from the groups' segment offsets.
-inline std::vector<int64_t> head_offsets(const std::vector<int64_t>& offsets, int64_t n) {
-  std::vector<int64_t> at(offsets.size(), 0);
+inline HostVector<int64_t> head_offsets(const HostVector<int64_t>& offsets, int64_t n) {
+  HostVector<int64_t> at(offsets.size(), 0);
   for (size_t g = 0; g + 1 < offsets.size(); ++g) at[g + 1] = at[g] + std::min(n, offsets[g + 1] - offsets[g]);
   return at;
 }
@@ -69,14 +69,16 @@ struct Aggregate {
   const ReduceOptions& o;
   TypeId out;
 
-  std::vector<uint8_t> valid_where(const std::vector<RowsValid>& rv, int64_t at_least) const {
-    std::vector<uint8_t> ok(rv.size());
+  HostVector<uint8_t> valid_where(const HostVector<RowsValid>& rv, int64_t at_least) const {
+    HostVector<uint8_t> ok(rv.size());
     for (size_t g = 0; g < rv.size(); ++g) ok[g] = rv[g].valid >= at_least;
     return ok;
   }
 
   /// A column of the values of `rows` (-1: null) of v.
-  ColumnPtr rows_of(const std::vector<int64_t>& rows) const { return reduce_detail::gather_rows(v, rows); }
+  ColumnPtr rows_of(const HostVector<int64_t>& rows) const {
+    return reduce_detail::gather_rows(v, rows.data(), int64_t(rows.size()));
+  }
 
   template <TypeId T>
   ColumnPtr operator()() const {
@@ -87,8 +89,8 @@ struct Aggregate {
       case ReduceKind::Len:
       case ReduceKind::Count:
       case ReduceKind::NullCount: {
-        std::vector<RowsValid> rv = b.rows_valid(v);
-        std::vector<int64_t> r(rv.size());
+        HostVector<RowsValid> rv = b.rows_valid(v);
+        HostVector<int64_t> r(rv.size());
         for (size_t g = 0; g < rv.size(); ++g)
           r[g] = kind == ReduceKind::Len ? rv[g].rows : kind == ReduceKind::Count ? rv[g].valid : rv[g].rows - rv[g].valid;
         return result_column(dev, out, r, {});
@@ -100,7 +102,7 @@ struct Aggregate {
       case ReduceKind::ArgMin:
       case ReduceKind::ArgMax: {
         const bool want_max = kind == ReduceKind::Max || kind == ReduceKind::ArgMax;
-        std::vector<int64_t> rows;
+        HostVector<int64_t> rows;
         if constexpr (std::is_arithmetic_v<S>) {
           const auto ext = b.fold(ValueExtreme<S>{v, want_max});
           rows.resize(ext.size());
@@ -110,8 +112,8 @@ struct Aggregate {
         }
         if (kind == ReduceKind::Min || kind == ReduceKind::Max) return rows_of(rows);
         // The position within the group: the group's rows before the extreme's row.
-        std::vector<int64_t> pos = b.fold_with(RowsBefore{nullptr}, rows);
-        std::vector<uint8_t> ok(rows.size());
+        HostVector<int64_t> pos = b.fold_with(RowsBefore{nullptr}, rows);
+        HostVector<uint8_t> ok(rows.size());
         for (size_t g = 0; g < rows.size(); ++g) ok[g] = rows[g] >= 0;
         return result_column(dev, out, pos, ok);
       }
@@ -119,7 +121,7 @@ struct Aggregate {
     }
     if constexpr (!std::is_arithmetic_v<S>) {
       if (kind == ReduceKind::NUnique) {
-        std::vector<RowsValid> rv = b.rows_valid(v);
+        HostVector<RowsValid> rv = b.rows_valid(v);
         return result_column(dev, out, b.sorted(SortedDistinct<S>{v}, v, rv), {});
       }
       GPUDF_FAIL(Internal, "unhandled grouped string reduction");
@@ -129,27 +131,27 @@ struct Aggregate {
         case ReduceKind::Product: {
           const bool sum = kind == ReduceKind::Sum;
           if (out == TypeId::Float64 || out == TypeId::Float32) {
-            std::vector<double> d = sum ? b.fold(PerGroup<SumDouble<S>>{{v}}) : b.fold(PerGroup<ProdDouble<S>>{{v}});
+            HostVector<double> d = sum ? b.fold(PerGroup<SumDouble<S>>{{v}}) : b.fold(PerGroup<ProdDouble<S>>{{v}});
             if (out == TypeId::Float64) return result_column(dev, out, d, {});
-            std::vector<float> f(d.begin(), d.end());
+            HostVector<float> f(d.begin(), d.end());
             return result_column(dev, out, f, {});
           }
-          std::vector<uint64_t> w = sum ? b.fold(PerGroup<SumWrap<S>>{{v}}) : b.fold(PerGroup<ProdWrap<S>>{{v}});
+          HostVector<uint64_t> w = sum ? b.fold(PerGroup<SumWrap<S>>{{v}}) : b.fold(PerGroup<ProdWrap<S>>{{v}});
           return result_column(dev, out, w, {});
         }
         case ReduceKind::Mean:
         case ReduceKind::Std:
         case ReduceKind::Var: {
-          const std::vector<SumValid> sv = b.fold(SumValidFold<S>{v});
-          std::vector<double> s(sv.size());
-          std::vector<RowsValid> rv(sv.size());
+          const HostVector<SumValid> sv = b.fold(SumValidFold<S>{v});
+          HostVector<double> s(sv.size());
+          HostVector<RowsValid> rv(sv.size());
           for (size_t g = 0; g < s.size(); ++g) {
             s[g] = sv[g].valid ? sv[g].sum / double(sv[g].valid) : 0.0;
             rv[g].valid = sv[g].valid;
           }
           if (kind == ReduceKind::Mean) return result_column(dev, out, s, valid_where(rv, 1));
           // Two passes in double, as the ungrouped reduction: the means, then squared deviations.
-          std::vector<double> ss = b.fold_with(CenteredSquares<S>{v, nullptr}, s);
+          HostVector<double> ss = b.fold_with(CenteredSquares<S>{v, nullptr}, s);
           for (size_t g = 0; g < ss.size(); ++g) {
             double var = rv[g].valid > o.ddof ? ss[g] / double(rv[g].valid - o.ddof) : 0.0;
             ss[g] = kind == ReduceKind::Var ? var : std::sqrt(var);
@@ -158,21 +160,21 @@ struct Aggregate {
         }
         case ReduceKind::Any:
         case ReduceKind::All: {
-          std::vector<RowsValid> rv = b.rows_valid(v);
-          std::vector<uint64_t> trues = b.fold(PerGroup<SumWrap<S>>{{v}});
-          std::vector<uint8_t> r(trues.size());
+          HostVector<RowsValid> rv = b.rows_valid(v);
+          HostVector<uint64_t> trues = b.fold(PerGroup<SumWrap<S>>{{v}});
+          HostVector<uint8_t> r(trues.size());
           for (size_t g = 0; g < r.size(); ++g)
             r[g] = kind == ReduceKind::Any ? trues[g] > 0 : int64_t(trues[g]) == rv[g].valid;
           return result_column(dev, out, r, {});
         }
         case ReduceKind::Median:
         case ReduceKind::Quantile: {
-          std::vector<RowsValid> rv = b.rows_valid(v);
+          HostVector<RowsValid> rv = b.rows_valid(v);
           const double q = kind == ReduceKind::Median ? 0.5 : o.q;
           return result_column(dev, out, b.sorted(SortedQuantile<S>{v, q}, v, rv), valid_where(rv, 1));
         }
         case ReduceKind::NUnique: {
-          std::vector<RowsValid> rv = b.rows_valid(v);
+          HostVector<RowsValid> rv = b.rows_valid(v);
           return result_column(dev, out, b.sorted(SortedDistinct<S>{v}, v, rv), {});
         }
         default: break;
@@ -193,16 +195,16 @@ ColumnPtr aggregate(const Backend& b, const ColumnView& v, int64_t count, Reduce
 /// group_corr over a backend.
 template <typename Backend>
 ColumnPtr corr(const Backend& b, const ColumnView& x, const ColumnView& y, bool cov, int64_t ddof) {
-  std::vector<PairSums> s = b.fold(PairSumsFold{x, y});
+  HostVector<PairSums> s = b.fold(PairSumsFold{x, y});
   const size_t count = s.size();
-  std::vector<double> ma(count), mb(count);
+  HostVector<double> ma(count), mb(count);
   for (size_t g = 0; g < count; ++g) {
     ma[g] = s[g].n > 0 ? s[g].sa / s[g].n : 0.0;
     mb[g] = s[g].n > 0 ? s[g].sb / s[g].n : 0.0;
   }
-  std::vector<CoMoments> m = b.fold_with(CoMomentsFold{x, y, nullptr, nullptr}, ma, mb);
-  std::vector<double> r(count);
-  std::vector<uint8_t> ok(count);
+  HostVector<CoMoments> m = b.fold_with(CoMomentsFold{x, y, nullptr, nullptr}, ma, mb);
+  HostVector<double> r(count);
+  HostVector<uint8_t> ok(count);
   for (size_t g = 0; g < count; ++g) {
     const double n = s[g].n;
     if (cov) {

@@ -79,9 +79,8 @@ std::vector<int64_t> counting_scatter(const std::vector<int64_t>& start, int64_t
 /// The rows of [0, n) with part_of(i) in [0, parts) (others, -1, are left out), stably grouped
 /// by part: part p's rows are rows[begin[p] .. begin[p + 1]), ascending. Over the fixed blocks
 /// (a histogram per block, so partition counts stay bounded per pass).
-template <typename PartOf>
-void partition_rows(int64_t n, int64_t parts, const PartOf& part_of, std::vector<int64_t>& rows,
-                    std::vector<int64_t>& begin) {
+template <typename PartOf, typename Rows>
+void partition_rows(int64_t n, int64_t parts, const PartOf& part_of, Rows& rows, std::vector<int64_t>& begin) {
   begin = counting_scatter(
       block_ranges(n), parts, part_of, [&](int64_t total) { rows.resize(static_cast<size_t>(total)); },
       [&](int64_t at, int64_t i) { rows[size_t(at)] = i; });

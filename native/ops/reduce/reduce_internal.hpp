@@ -56,6 +56,9 @@ typename Fold::Acc tiled_reduce_cpu(const Fold& f, int64_t n) {
 
 /// A column on the view's device holding the given rows of `v` in order (-1: a null row).
 /// Reads only the rows' span from a device.
-ColumnPtr gather_rows(const ColumnView& v, const std::vector<int64_t>& rows);
+ColumnPtr gather_rows(const ColumnView& v, const int64_t* rows, int64_t n);
+inline ColumnPtr gather_rows(const ColumnView& v, const std::vector<int64_t>& rows) {
+  return gather_rows(v, rows.data(), int64_t(rows.size()));
+}
 
 }  // namespace gpudf::reduce_detail

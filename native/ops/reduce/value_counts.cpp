@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 
@@ -75,7 +76,7 @@ struct DecodeKeys {
 };
 
 template <typename O>
-ColumnPtr gather_strings_host(const ColumnView& src, const std::vector<int64_t>& rows, int64_t shift,
+ColumnPtr gather_strings_host(const ColumnView& src, std::span<const int64_t> rows, int64_t shift,
                               TypeId type, bool nullable) {
   const StringRows<O> s{src};
   int64_t bytes = 0;
@@ -101,7 +102,8 @@ Groups group_values_cpu(const ColumnView& v, bool with_values, int64_t* num_grou
   return type_dispatch(v.type, GroupCpu{}, v, with_values, num_groups);
 }
 
-ColumnPtr gather_rows(const ColumnView& v, const std::vector<int64_t>& rows) {
+ColumnPtr gather_rows(const ColumnView& v, const int64_t* row_ptr, int64_t row_count) {
+  const std::span<const int64_t> rows(row_ptr, size_t(row_count));
   // A device column: copy only the span of the wanted rows to the host first.
   ColumnView src = v;
   ColumnPtr host_copy;

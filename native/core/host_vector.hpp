@@ -1,0 +1,43 @@
+// HostVector: a std::vector whose large buffers come from the CPU device's allocator, which
+// keeps freed large blocks for reuse and backs fresh ones with huge pages. Host scratch that
+// scales with the rows or the groups (per-group accumulators, row hashes, partitioned rows)
+// would otherwise be mapped fresh by malloc on every call, and on a VM the first touch of each
+// 4 KiB page costs more than the pass that fills it.
+#pragma once
+
+#include <cstddef>
+#include <new>
+#include <vector>
+
+#include "core/device.hpp"
+
+namespace gpudf {
+
+template <typename T>
+struct HostAllocator {
+  using value_type = T;
+  /// Below this, malloc's own free lists serve as well.
+  static constexpr std::size_t kLarge = std::size_t(1) << 20;
+
+  HostAllocator() = default;
+  template <typename U>
+  HostAllocator(const HostAllocator<U>&) noexcept {}
+
+  T* allocate(std::size_t n) {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes >= kLarge) return static_cast<T*>(cpu_device().allocate(bytes));
+    return static_cast<T*>(::operator new(bytes));
+  }
+  void deallocate(T* p, std::size_t n) noexcept {
+    const std::size_t bytes = n * sizeof(T);
+    if (bytes >= kLarge) cpu_device().deallocate(p, bytes);
+    else ::operator delete(p);
+  }
+  template <typename U>
+  bool operator==(const HostAllocator<U>&) const noexcept { return true; }
+};
+
+template <typename T>
+using HostVector = std::vector<T, HostAllocator<T>>;
+
+}  // namespace gpudf
