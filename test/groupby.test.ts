@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { DataFrame, GpudfError, Series, col, corr, cov, fromArrow, len, lit, type DType, type Expr } from "../src/index.js";
+import { DataFrame, GpudfError, Series, col, corr, cov, fromArrow, len, lit, memory, type DType, type Expr } from "../src/index.js";
 import { ALL_DTYPES, makeArrowTable, type NullPattern } from "./helpers.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
 import { randomColumns, type ColumnSpec } from "./support/random.js";
@@ -257,6 +257,35 @@ describe("groupBy().agg expressions", () => {
       { k: "a", a: 6, b: 6, sq: 36 },
       { k: "b", a: 5, b: 5, sq: 25 },
     ]);
+  });
+
+  it("many aggregations in one agg() give exactly what each gives alone", () => {
+    // Few groups over many rows: the one-fold kinds share one pass over the rows natively.
+    const n = 200_003;
+    const f = new DataFrame({
+      k: Int32Array.from({ length: n }, (_, i) => (i * 7919) % 37),
+      a: Float64Array.from({ length: n }, (_, i) => Math.sin(i) * 1e3),
+      b: Array.from({ length: n }, (_, i) => (i % 11 === 0 ? null : (i * 31) % 1001)),
+      s: Array.from({ length: n }, (_, i) => `s${i % 13}`),
+    });
+    const aggs = [
+      col("a").sum(), col("a").mean().alias("a_mean"), col("b").sum().alias("b_sum"), col("b").mean().alias("b_mean"),
+      col("b").min().alias("b_min"), col("a").max().alias("a_max"), col("b").count().alias("b_count"), len(),
+      col("b").nullCount().alias("b_nulls"), col("s").first().alias("s_first"), col("s").last().alias("s_last"),
+      col("a").std().alias("a_std"), col("b").median().alias("b_median"), corr("a", "b").alias("r"), col("s").max().alias("s_max"),
+    ];
+    const all = f.groupBy("k", { sort: true }).agg(...aggs);
+    for (const [i, e] of aggs.entries()) {
+      const alone = f.groupBy("k", { sort: true }).agg(e);
+      const name = all.columns[i + 1] as string;
+      expect(alone.getColumn(alone.columns[1] as string).toArray(), name).toEqual(all.getColumn(name).toArray());
+      alone.dispose();
+    }
+    const before = memory().cpu.liveBytes;
+    expectCode(() => f.groupBy("k").agg(col("a").sum(), col("s").sum(), col("b").mean()), "ERR_DTYPE");
+    expect(memory().cpu.liveBytes).toBe(before);
+    expect(f.height).toBe(n);
+    all.dispose();
   });
 
   it("aggregations over expressions", () => {

@@ -1,6 +1,10 @@
 // groupBy: groupRows(keys, dropNulls, maintainOrder) -> { groups, firstRows, count };
-// groupAggregate(values, groups, count, kind, ddof, q); groupCorr(a, b, groups, count, cov,
+// groupAggregate(values, groups, count, kind, ddof, q); groupAggregateMany(values[], groups, count,
+// kinds[], ddofs[], qs[]) -> columns (one pass for the one-fold kinds); groupCorr(a, b, groups, count, cov,
 // ddof); groupHeadRows(groups, count, n, fromEnd). Options arrive resolved from TS.
+#include <string>
+#include <vector>
+
 #include "bindings/napi.hpp"
 #include "core/error.hpp"
 #include "ops/groupby/groupby.hpp"
@@ -46,6 +50,43 @@ Napi::Value GroupAggregate(const Napi::CallbackInfo& info) {
   });
 }
 
+/// A JS array of numbers of `count` entries.
+std::vector<double> arg_numbers(const Napi::CallbackInfo& info, size_t i, const char* name, size_t count) {
+  GPUDF_EXPECTS(info.Length() > i && info[i].IsArray(), InvalidArgument, std::string(name) + " must be an array");
+  const auto a = info[i].As<Napi::Array>();
+  GPUDF_EXPECTS(a.Length() == count, InvalidArgument, std::string(name) + " needs one entry per values column");
+  std::vector<double> out(count);
+  for (uint32_t k = 0; k < a.Length(); ++k) {
+    const Napi::Value x = a.Get(k);
+    GPUDF_EXPECTS(x.IsNumber(), InvalidArgument, std::string(name) + " must hold numbers");
+    out[k] = x.As<Napi::Number>().DoubleValue();
+  }
+  return out;
+}
+
+Napi::Value GroupAggregateMany(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const std::vector<ColumnPtr> values = arg_columns(info, 0, "values");
+    const ColumnPtr& groups = ColumnHandle::From(info[1]);
+    const int64_t count = arg_count(info, 2);
+    const std::vector<double> kinds = arg_numbers(info, 3, "kinds", values.size());
+    const std::vector<double> ddofs = arg_numbers(info, 4, "ddofs", values.size());
+    const std::vector<double> qs = arg_numbers(info, 5, "qs", values.size());
+    std::vector<ReduceKind> k(values.size());
+    std::vector<ReduceOptions> o(values.size());
+    for (size_t i = 0; i < values.size(); ++i) {
+      GPUDF_EXPECTS(kinds[i] >= 0 && kinds[i] < kNumReduceKinds && kinds[i] == double(int64_t(kinds[i])),
+                    InvalidArgument, "unknown reduction kind");
+      GPUDF_EXPECTS(ddofs[i] == double(int64_t(ddofs[i])), InvalidArgument, "ddof must be an integer");
+      k[i] = static_cast<ReduceKind>(int64_t(kinds[i]));
+      o[i].ddof = int64_t(ddofs[i]);
+      o[i].q = qs[i];
+    }
+    return wrap_columns(env, group_aggregate_many(views_of(values), groups->view(), count, k, o));
+  });
+}
+
 Napi::Value GroupCorr(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
@@ -75,6 +116,7 @@ Napi::Value GroupHeadRows(const Napi::CallbackInfo& info) {
 void init_groupby(Napi::Env env, Napi::Object exports) {
   exports.Set("groupRows", Napi::Function::New(env, GroupRows, "groupRows"));
   exports.Set("groupAggregate", Napi::Function::New(env, GroupAggregate, "groupAggregate"));
+  exports.Set("groupAggregateMany", Napi::Function::New(env, GroupAggregateMany, "groupAggregateMany"));
   exports.Set("groupCorr", Napi::Function::New(env, GroupCorr, "groupCorr"));
   exports.Set("groupHeadRows", Napi::Function::New(env, GroupHeadRows, "groupHeadRows"));
 }

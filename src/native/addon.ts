@@ -159,6 +159,11 @@ export interface NativeAddon {
   ): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
   /** One row per group: ReduceKind `kind` (REDUCE_KINDS incl. product 17, len 18) of `values`. */
   groupAggregate(values: ColumnHandle, groups: ColumnHandle, count: number, kind: number, ddof: number, q: number): ColumnHandle;
+  /**
+   * groupAggregate of each values[i] by kinds[i] (with ddofs[i], qs[i]) over the same groups;
+   * the one-fold kinds run in one pass over the rows (results equal groupAggregate's).
+   */
+  groupAggregateMany(values: ColumnHandle[], groups: ColumnHandle, count: number, kinds: number[], ddofs: number[], qs: number[]): ColumnHandle[];
   /** float64 per group: corr (cov false) or cov with divisor n - ddof over pairs both non-null. */
   groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
   /** int64 rows: each group's (ascending id) first n (fromEnd: last n) rows, ascending. */

@@ -2,7 +2,7 @@
  * Aggregations inside expressions: each aggregation node is computed first (its input evaluated
  * natively, then reduced natively) and replaced by a literal of its exact value and dtype, so
  * the rest of the expression runs as one fused native program with the value broadcast.
- * `aggregateGroups` is the per-group form groupBy uses (src/ops/groupby.ts); the ungrouped
+ * `aggregateGroups` / `aggregateGroupsMany` are the per-group forms groupBy uses (src/ops/groupby.ts); the ungrouped
  * corr/cov run through it with one group.
  */
 import { dtypeOfId, typeIdOf } from "../dtypes.js";
@@ -28,6 +28,39 @@ export function aggregateGroups(agg: AggSpec, inputs: readonly ColumnHandle[], g
   }
   const values = agg.kind === "len" ? groups : (inputs[0] as ColumnHandle);
   return native.groupAggregate(values, groups, count, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
+}
+
+/**
+ * aggregateGroups of several aggregations over the same groups, in order: the single-input
+ * ones go to the native side together (which folds the one-pass kinds in one pass over the
+ * rows); corr/cov run on their own. On error every handle made here is released.
+ */
+export function aggregateGroupsMany(
+  aggs: readonly { agg: AggSpec; inputs: readonly ColumnHandle[] }[],
+  groups: ColumnHandle,
+  count: number,
+): ColumnHandle[] {
+  const single = aggs.filter(({ agg }) => agg.kind !== "corr" && agg.kind !== "cov");
+  const made = native.groupAggregateMany(
+    single.map(({ agg, inputs }) => (agg.kind === "len" ? groups : (inputs[0] as ColumnHandle))),
+    groups,
+    count,
+    single.map(({ agg }) => REDUCE_KINDS[agg.kind as Exclude<AggKind, "corr" | "cov">]),
+    single.map(({ agg }) => agg.ddof),
+    single.map(({ agg }) => agg.q),
+  );
+  const out: ColumnHandle[] = [];
+  try {
+    let next = 0;
+    for (const a of aggs) {
+      out.push(a.agg.kind === "corr" || a.agg.kind === "cov" ? aggregateGroups(a.agg, a.inputs, groups, count) : (made[next++] as ColumnHandle));
+    }
+    return out;
+  } catch (e) {
+    for (const h of made) h.dispose();
+    for (const h of out) if (!made.includes(h)) h.dispose();
+    throw e;
+  }
 }
 
 /** A literal node of one int32 zero: broadcast, the group ids of "one group". */

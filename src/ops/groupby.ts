@@ -10,7 +10,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { col, Expr, len, outputName, serializeExpr, type ExprNode, type LiteralValue } from "../expr.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { aggArity, aggregateGroups, hasAggregates, type AggSpec } from "./aggregate.js";
+import { aggArity, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
 
@@ -274,10 +274,8 @@ export class GroupBy {
           }
           return h;
         };
-        for (const slot of plan.slots) {
-          const args = slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input);
-          perGroup.push(aggregateGroups(slot.agg, args, groups, count));
-        }
+        const specs = plan.slots.map((slot) => ({ agg: slot.agg, inputs: slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input) }));
+        perGroup.push(...aggregateGroupsMany(specs, groups, count));
         disposeAll(inputs.values());
         inputs.clear();
         return disposeOnError(out, () => {

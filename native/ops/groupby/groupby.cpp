@@ -24,20 +24,33 @@ namespace {
 
 using namespace groupby_detail;
 
-/// Bytes of partial accumulators a fold may hold beyond 4 chunks' worth: larger arrays are
-/// mapped fresh by the allocator on every call, and touching their pages costs more than the
-/// parallelism they buy.
+/// Bytes of partial accumulators (counted at 16 bytes each) a fold may hold beyond 4 chunks'
+/// worth: the parallelism more chunks buy is less than the cost of touching their memory.
 inline constexpr int64_t kPartialBytes = int64_t(16) << 20;
 
-/// Number of fixed row chunks whose partial accumulators a fold combines, 0 for the segment
-/// path. Partials pay while groups average >= 8 rows; the chunk count depends only on the row
-/// and group counts and the accumulator's size (not on threads), so float sums are the same on
-/// every machine.
-int64_t partial_chunks(int64_t n, int64_t count, int64_t acc_bytes) {
+/// Number of fixed row chunks whose partial accumulators a fold combines, 0 when groups are
+/// many (under 8 rows each on average). It depends only on the row and group counts (not on
+/// threads or the accumulator), so float sums are the same on every machine and a fold run
+/// beside others (fold_many) gives what it gives alone.
+int64_t partial_chunks(int64_t n, int64_t count) {
   if (count == 0 || n / count < 8) return 0;
-  const int64_t by_memory = std::max<int64_t>(4, kPartialBytes / (count * acc_bytes));
+  const int64_t by_memory = std::max<int64_t>(4, kPartialBytes / (count * 16));
   return std::clamp<int64_t>(std::min(n / (count * 4), by_memory), 1, num_blocks(n));
 }
+
+/// Rows a fused pass (CpuBackend::fold_many) hands each fold at a time: their ids stay in cache
+/// while every fold reads them.
+inline constexpr int64_t kFuseRows = 4096;
+
+/// One fold of a fused pass, type-erased (CpuBackend::fold_many).
+struct FoldTask {
+  virtual ~FoldTask() = default;
+  virtual void fold_alone() = 0;
+  virtual void start(int64_t chunks) = 0;
+  virtual void fold_block(int64_t chunk, int64_t begin, int64_t end) = 0;
+  virtual void combine(int64_t chunks) = 0;
+  virtual ColumnPtr finish() = 0;
+};
 
 /// Rows ordered by group (ascending rows within a group): group g's rows are
 /// rows[offsets[g] .. offsets[g + 1]). Rows with id -1 are left out.
@@ -108,30 +121,40 @@ struct CpuBackend {
     }
   }
 
+  /// Folds rows [begin, end) into acc (count accumulators, indexed by id).
+  template <typename GF>
+  void fold_range(const GF& f, int64_t begin, int64_t end, typename GF::Acc* acc) const {
+    if (id_view.type == TypeId::Int32) fold_rows(f, id_view.values<int32_t>(), begin, end, count, acc);
+    else fold_rows(f, id_view.values<int64_t>(), begin, end, count, acc);
+  }
+
+  /// out[g] combined with every chunk's partial for g, in chunk order. Chunk by chunk over a run
+  /// of groups: each chunk's partials are read in order (group by group, chunk after chunk,
+  /// would stride through memory).
+  template <typename GF>
+  void combine_partials(const GF& f, const HostVector<typename GF::Acc>& partial, int64_t chunks,
+                        HostVector<typename GF::Acc>& out) const {
+    using Acc = typename GF::Acc;
+    cpu_pool().parallel_for(count, 4096, [&](int64_t g0, int64_t g1) {
+      for (int64_t c = 0; c < chunks; ++c) {
+        const Acc* p = partial.data() + c * count;
+        for (int64_t g = g0; g < g1; ++g) out[size_t(g)] = f.combine(out[size_t(g)], p[g]);
+      }
+    });
+  }
+
   template <typename GF>
   HostVector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
     HostVector<Acc> out(static_cast<size_t>(count), f.identity());
     if (count == 0) return out;
-    if (const int64_t chunks = partial_chunks(n, count, int64_t(sizeof(Acc)))) {
+    if (const int64_t chunks = partial_chunks(n, count)) {
       // Per-chunk partials, combined in chunk order: the result does not depend on timing.
       HostVector<Acc> partial(static_cast<size_t>(chunks * count), f.identity());
       cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
-        for (int64_t c = c0; c < c1; ++c) {
-          Acc* acc = partial.data() + c * count;
-          if (id_view.type == TypeId::Int32) fold_rows(f, id_view.values<int32_t>(), c * n / chunks, (c + 1) * n / chunks, count, acc);
-          else fold_rows(f, id_view.values<int64_t>(), c * n / chunks, (c + 1) * n / chunks, count, acc);
-        }
+        for (int64_t c = c0; c < c1; ++c) fold_range(f, c * n / chunks, (c + 1) * n / chunks, partial.data() + c * count);
       });
-      // Chunk by chunk over a run of groups: each chunk's partials are read in order (group by
-      // group, chunk after chunk, would stride through memory); each group still combines its
-      // chunks in chunk order.
-      cpu_pool().parallel_for(count, 4096, [&](int64_t g0, int64_t g1) {
-        for (int64_t c = 0; c < chunks; ++c) {
-          const Acc* p = partial.data() + c * count;
-          for (int64_t g = g0; g < g1; ++g) out[size_t(g)] = f.combine(out[size_t(g)], p[g]);
-        }
-      });
+      combine_partials(f, partial, chunks, out);
       return out;
     }
     // Many groups: each pool thread owns a run of group ids and folds, in row order, the rows
@@ -146,6 +169,25 @@ struct CpuBackend {
       }
     });
     return out;
+  }
+
+  /// Several folds in one pass over the rows: each chunk is walked in blocks of kFuseRows and
+  /// every fold takes the block into its own partials while the block's ids are in cache. Each
+  /// fold's result equals fold()'s (same chunks, same order). With many groups (no partials)
+  /// the folds run one after another.
+  void fold_many(const std::vector<FoldTask*>& folds) const {
+    const int64_t chunks = partial_chunks(n, count);
+    if (chunks == 0 || folds.size() < 2) {
+      for (FoldTask* t : folds) t->fold_alone();
+      return;
+    }
+    for (FoldTask* t : folds) t->start(chunks);
+    cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c)
+        for (int64_t b = c * n / chunks, e = (c + 1) * n / chunks; b < e; b += kFuseRows)
+          for (FoldTask* t : folds) t->fold_block(c, b, std::min(e, b + kFuseRows));
+    });
+    for (FoldTask* t : folds) t->combine(chunks);
   }
 
   /// Folds every row whose id is in [g0, g1) into acc[id], rows in ascending order.
@@ -247,6 +289,29 @@ CpuBackend cpu_backend(const ColumnView& ids, int64_t count) {
   return CpuBackend{ids, IndexReader{ids.data, ids.offset, ids.type}, ids.size, count, nullptr, nullptr};
 }
 
+/// A fold and the step that turns its accumulators into a result column, as a FoldTask.
+template <typename GF, typename Finish>
+struct FoldAndFinish final : FoldTask {
+  using Acc = typename GF::Acc;
+  FoldAndFinish(const CpuBackend& b, const GF& g, const Finish& fin) : be(b), f(g), finish_(fin) {}
+  const CpuBackend& be;
+  GF f;
+  Finish finish_;
+  HostVector<Acc> partial, out;
+
+  void fold_alone() override { out = be.fold(f); }
+  void start(int64_t chunks) override { partial.assign(static_cast<size_t>(chunks * be.count), f.identity()); }
+  void fold_block(int64_t chunk, int64_t begin, int64_t end) override {
+    be.fold_range(f, begin, end, partial.data() + chunk * be.count);
+  }
+  void combine(int64_t chunks) override {
+    out.assign(static_cast<size_t>(be.count), f.identity());
+    be.combine_partials(f, partial, chunks, out);
+    HostVector<Acc>().swap(partial);
+  }
+  ColumnPtr finish() override { return finish_(out); }
+};
+
 void check_values(const ColumnView& v, const ColumnView& ids, const char* what) {
   GPUDF_EXPECTS(v.size == ids.size, InvalidArgument,
                 std::string(what) + " has " + std::to_string(v.size) + " rows, the group ids " +
@@ -268,6 +333,33 @@ void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count) {
 ColumnPtr group_aggregate_cpu(const ColumnView& values, const ColumnView& ids, int64_t count,
                               ReduceKind kind, const ReduceOptions& options) {
   return aggregate(cpu_backend(ids, count), values, count, kind, options);
+}
+
+std::vector<ColumnPtr> group_aggregate_many_cpu(const std::vector<ColumnView>& values, const ColumnView& ids,
+                                               int64_t count, const std::vector<ReduceKind>& kinds,
+                                               const std::vector<ReduceOptions>& options) {
+  const CpuBackend be = cpu_backend(ids, count);
+  std::vector<ColumnPtr> out(values.size());
+  std::vector<std::unique_ptr<FoldTask>> folds;
+  std::vector<size_t> fold_of;  // the aggregation each fold answers
+  for (size_t i = 0; i < values.size(); ++i) {
+    const ColumnView& v = values[i];
+    const TypeId rt = reduce_result_type(v.type, kinds[i]);
+    const bool one = type_dispatch(v.type, [&]<TypeId T>() {
+      return one_fold<storage_t<T>>(kinds[i], v, rt, [&](const auto& f, const auto& finish) {
+        using F = std::decay_t<decltype(f)>;
+        using Fin = std::decay_t<decltype(finish)>;
+        folds.push_back(std::make_unique<FoldAndFinish<F, Fin>>(be, f, finish));
+      });
+    });
+    if (one) fold_of.push_back(i);
+    else out[i] = aggregate(be, v, count, kinds[i], options[i]);
+  }
+  std::vector<FoldTask*> raw;
+  for (const auto& t : folds) raw.push_back(t.get());
+  be.fold_many(raw);
+  for (size_t k = 0; k < folds.size(); ++k) out[fold_of[k]] = folds[k]->finish();
+  return out;
 }
 
 ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
@@ -311,8 +403,10 @@ GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool m
   return detail::group_rows_cpu(keys, drop_nulls, maintain_order);
 }
 
-ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
-                          const ReduceOptions& options) {
+namespace {
+/// group_aggregate's argument checks: kind, ids, values, dtype, options.
+void check_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
+                     const ReduceOptions& options) {
   GPUDF_EXPECTS(int32_t(kind) >= 0 && int32_t(kind) < kNumReduceKinds, InvalidArgument,
                 "unknown reduction " + std::to_string(int32_t(kind)));
   detail::check_group_ids(ids, ids.size, count);
@@ -323,10 +417,33 @@ ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64
                   "quantile must be in [0, 1], got " + std::to_string(options.q));
   if (kind == ReduceKind::Std || kind == ReduceKind::Var)
     GPUDF_EXPECTS(options.ddof >= 0, InvalidArgument, "ddof must be >= 0");
+}
+}  // namespace
+
+ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
+                          const ReduceOptions& options) {
+  check_aggregate(values, ids, count, kind, options);
 #ifdef GPUDF_WITH_CUDA
   if (on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
 #endif
   return detail::group_aggregate_cpu(values, ids, count, kind, options);
+}
+
+std::vector<ColumnPtr> group_aggregate_many(const std::vector<ColumnView>& values, const ColumnView& ids, int64_t count,
+                                            const std::vector<ReduceKind>& kinds,
+                                            const std::vector<ReduceOptions>& options) {
+  GPUDF_EXPECTS(kinds.size() == values.size() && options.size() == values.size(), InvalidArgument,
+                "group_aggregate_many needs one kind and one options entry per values column");
+  for (size_t i = 0; i < values.size(); ++i) check_aggregate(values[i], ids, count, kinds[i], options[i]);
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(ids)) {
+    std::vector<ColumnPtr> out;
+    for (size_t i = 0; i < values.size(); ++i)
+      out.push_back(detail::group_aggregate_cuda(values[i], ids, count, kinds[i], options[i]));
+    return out;
+  }
+#endif
+  return detail::group_aggregate_many_cpu(values, ids, count, kinds, options);
 }
 
 ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count, bool cov,

@@ -54,6 +54,13 @@ GroupIds group_rows(const std::vector<ColumnView>& keys, bool drop_nulls, bool m
 ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count,
                           ReduceKind kind, const ReduceOptions& options = {});
 
+/// group_aggregate of each values[i] by kinds[i] with options[i], over the same ids: the CPU
+/// runs the aggregations that are one fold each (sum, mean, min/max of numbers, count, len,
+/// nullCount, first, last, product) in one pass over the rows; results equal group_aggregate's.
+std::vector<ColumnPtr> group_aggregate_many(const std::vector<ColumnView>& values, const ColumnView& ids, int64_t count,
+                                            const std::vector<ReduceKind>& kinds,
+                                            const std::vector<ReduceOptions>& options);
+
 /// Pearson correlation (cov false) or covariance with divisor n - ddof of a and b per group,
 /// over the rows where both are non-null; float64; null when n <= ddof (cov) or n < 2 (corr).
 ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
@@ -77,6 +84,9 @@ void check_group_ids(const ColumnView& ids, int64_t rows, int64_t count);
 GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order);
 ColumnPtr group_aggregate_cpu(const ColumnView& values, const ColumnView& ids, int64_t count,
                               ReduceKind kind, const ReduceOptions& options);
+std::vector<ColumnPtr> group_aggregate_many_cpu(const std::vector<ColumnView>& values, const ColumnView& ids,
+                                               int64_t count, const std::vector<ReduceKind>& kinds,
+                                               const std::vector<ReduceOptions>& options);
 ColumnPtr group_corr_cpu(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count,
                          bool cov, int64_t ddof);
 ColumnPtr group_head_rows_cpu(const ColumnView& ids, int64_t count, int64_t n, bool from_end);

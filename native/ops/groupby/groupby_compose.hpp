@@ -60,6 +60,81 @@ inline HostVector<int64_t> head_offsets(const HostVector<int64_t>& offsets, int6
   return at;
 }
 
+/// where_valid[g]: at least `at_least` valid values in group g.
+inline HostVector<uint8_t> valid_where(const HostVector<RowsValid>& rv, int64_t at_least) {
+  HostVector<uint8_t> ok(rv.size());
+  for (size_t g = 0; g < rv.size(); ++g) ok[g] = rv[g].valid >= at_least;
+  return ok;
+}
+
+/// The kinds whose result is one group fold plus a finishing step over its accumulators:
+/// calls use(fold, finish), finish(accumulators) returning the result column, and returns
+/// true; false for every other kind. A backend may run several such folds in one pass.
+template <typename S, typename Use>
+bool one_fold(ReduceKind kind, const ColumnView& v, TypeId out, Use&& use) {
+  using namespace reduce_detail;
+  Device* dev = v.device;
+  auto rows_of = [v](const HostVector<int64_t>& rows) { return gather_rows(v, rows.data(), int64_t(rows.size())); };
+  switch (kind) {
+    case ReduceKind::Len:
+    case ReduceKind::Count:
+    case ReduceKind::NullCount:
+      use(CountRowsValid{v}, [=](const HostVector<RowsValid>& rv) {
+        HostVector<int64_t> r(rv.size());
+        for (size_t g = 0; g < rv.size(); ++g)
+          r[g] = kind == ReduceKind::Len ? rv[g].rows : kind == ReduceKind::Count ? rv[g].valid : rv[g].rows - rv[g].valid;
+        return result_column(*dev, out, r, {});
+      });
+      return true;
+    case ReduceKind::First:
+    case ReduceKind::Last: use(EdgeRow{kind == ReduceKind::Last}, rows_of); return true;
+    default: break;
+  }
+  if constexpr (std::is_arithmetic_v<S>) {
+    switch (kind) {
+      case ReduceKind::Min:
+      case ReduceKind::Max:
+        use(ValueExtreme<S>{v, kind == ReduceKind::Max}, [=](const auto& ext) {
+          HostVector<int64_t> rows(ext.size());
+          for (size_t g = 0; g < ext.size(); ++g) rows[g] = ext[g].row;
+          return rows_of(rows);
+        });
+        return true;
+      case ReduceKind::Sum:
+      case ReduceKind::Product: {
+        const bool sum = kind == ReduceKind::Sum;
+        if (out == TypeId::Float64 || out == TypeId::Float32) {
+          auto finish = [=](const HostVector<double>& d) {
+            if (out == TypeId::Float64) return result_column(*dev, out, d, {});
+            HostVector<float> f(d.begin(), d.end());
+            return result_column(*dev, out, f, {});
+          };
+          if (sum) use(PerGroup<SumDouble<S>>{{v}}, finish);
+          else use(PerGroup<ProdDouble<S>>{{v}}, finish);
+        } else {
+          auto finish = [=](const HostVector<uint64_t>& w) { return result_column(*dev, out, w, {}); };
+          if (sum) use(PerGroup<SumWrap<S>>{{v}}, finish);
+          else use(PerGroup<ProdWrap<S>>{{v}}, finish);
+        }
+        return true;
+      }
+      case ReduceKind::Mean:
+        use(SumValidFold<S>{v}, [=](const HostVector<SumValid>& sv) {
+          HostVector<double> m(sv.size());
+          HostVector<uint8_t> ok(sv.size());
+          for (size_t g = 0; g < sv.size(); ++g) {
+            m[g] = sv[g].valid ? sv[g].sum / double(sv[g].valid) : 0.0;
+            ok[g] = sv[g].valid > 0;
+          }
+          return result_column(*dev, out, m, ok);
+        });
+        return true;
+      default: break;
+    }
+  }
+  return false;
+}
+
 template <typename Backend>
 struct Aggregate {
   const Backend& b;
@@ -68,12 +143,6 @@ struct Aggregate {
   ReduceKind kind;
   const ReduceOptions& o;
   TypeId out;
-
-  HostVector<uint8_t> valid_where(const HostVector<RowsValid>& rv, int64_t at_least) const {
-    HostVector<uint8_t> ok(rv.size());
-    for (size_t g = 0; g < rv.size(); ++g) ok[g] = rv[g].valid >= at_least;
-    return ok;
-  }
 
   /// A column of the values of `rows` (-1: null) of v.
   ColumnPtr rows_of(const HostVector<int64_t>& rows) const {
@@ -85,18 +154,9 @@ struct Aggregate {
     using S = storage_t<T>;
     using namespace reduce_detail;
     Device& dev = *v.device;
+    ColumnPtr done;
+    if (one_fold<S>(kind, v, out, [&](const auto& f, const auto& finish) { done = finish(b.fold(f)); })) return done;
     switch (kind) {
-      case ReduceKind::Len:
-      case ReduceKind::Count:
-      case ReduceKind::NullCount: {
-        HostVector<RowsValid> rv = b.rows_valid(v);
-        HostVector<int64_t> r(rv.size());
-        for (size_t g = 0; g < rv.size(); ++g)
-          r[g] = kind == ReduceKind::Len ? rv[g].rows : kind == ReduceKind::Count ? rv[g].valid : rv[g].rows - rv[g].valid;
-        return result_column(dev, out, r, {});
-      }
-      case ReduceKind::First:
-      case ReduceKind::Last: return rows_of(b.fold(EdgeRow{kind == ReduceKind::Last}));
       case ReduceKind::Min:
       case ReduceKind::Max:
       case ReduceKind::ArgMin:
@@ -127,19 +187,6 @@ struct Aggregate {
       GPUDF_FAIL(Internal, "unhandled grouped string reduction");
     } else {
       switch (kind) {
-        case ReduceKind::Sum:
-        case ReduceKind::Product: {
-          const bool sum = kind == ReduceKind::Sum;
-          if (out == TypeId::Float64 || out == TypeId::Float32) {
-            HostVector<double> d = sum ? b.fold(PerGroup<SumDouble<S>>{{v}}) : b.fold(PerGroup<ProdDouble<S>>{{v}});
-            if (out == TypeId::Float64) return result_column(dev, out, d, {});
-            HostVector<float> f(d.begin(), d.end());
-            return result_column(dev, out, f, {});
-          }
-          HostVector<uint64_t> w = sum ? b.fold(PerGroup<SumWrap<S>>{{v}}) : b.fold(PerGroup<ProdWrap<S>>{{v}});
-          return result_column(dev, out, w, {});
-        }
-        case ReduceKind::Mean:
         case ReduceKind::Std:
         case ReduceKind::Var: {
           const HostVector<SumValid> sv = b.fold(SumValidFold<S>{v});
@@ -149,7 +196,6 @@ struct Aggregate {
             s[g] = sv[g].valid ? sv[g].sum / double(sv[g].valid) : 0.0;
             rv[g].valid = sv[g].valid;
           }
-          if (kind == ReduceKind::Mean) return result_column(dev, out, s, valid_where(rv, 1));
           // Two passes in double, as the ungrouped reduction: the means, then squared deviations.
           HostVector<double> ss = b.fold_with(CenteredSquares<S>{v, nullptr}, s);
           for (size_t g = 0; g < ss.size(); ++g) {
