@@ -157,6 +157,36 @@ TEST(groupby, rows_float_string_and_multi_keys) {
       }
 }
 
+TEST(groupby, rows_short_multi_keys) {
+  // Multi-column keys of short strings (sliced, nulls, empty), narrow ints and floats with
+  // -0.0 / NaN, few and nearly all distinct.
+  auto short_strings = [](int64_t n, int64_t distinct, int64_t max_len, uint64_t seed) {
+    Rng rng(seed);
+    std::vector<std::optional<std::string>> v(static_cast<size_t>(n + 5));
+    for (auto& s : v) {
+      const uint64_t r = rng.next() % uint64_t(distinct + 1);
+      if (r == uint64_t(distinct)) continue;  // null
+      s = std::to_string(r).substr(0, size_t(max_len));
+      if (r % 3 == 0) s = std::string(size_t(r % uint64_t(max_len + 1)), 'a');
+    }
+    return on_test_device(host_strings(TypeId::Utf8, v))->slice(5, n);
+  };
+  for (int64_t n : {int64_t(1), int64_t(1000), int64_t(300007)})
+    for (bool drop : {false, true}) {
+      auto f32 = [&](uint64_t seed) {
+        Rng rng(seed);
+        const float pool[] = {0.0f, -0.0f, float(kNaN), -float(kNaN), 1.5f};
+        std::vector<float> v(static_cast<size_t>(n));
+        for (auto& x : v) x = pool[rng.next() % 5];
+        return on_test_device(host_column<float>(TypeId::Float32, v, make_flags(Pattern::Random, n, seed)));
+      };
+      check_grouping({short_strings(n, 50, 6, 41), f32(42), int_keys(n, 3, Pattern::Random, 43)}, drop, false);
+      check_grouping({short_strings(n, n, 7, 44), int_keys(n, n, Pattern::Random, 45)}, drop, true);
+      check_grouping({int_keys(n, 7, Pattern::Random, 46), short_strings(n, 9, 4, 47), short_strings(n, 9, 3, 48)}, drop, false);
+      check_grouping({short_strings(n, 99, 8, 49), int_keys(n, 5, Pattern::Random, 50), int_keys(n, 5, Pattern::Random, 51)}, drop, false);
+    }
+}
+
 TEST(groupby, rows_long_strings_many_rows) {
   // Strings longer than a table slot keeps inline (sharing their first 16 bytes), over enough
   // rows for several per-thread ranges and the probe that hands nearly unique keys to the
