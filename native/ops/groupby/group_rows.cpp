@@ -60,8 +60,8 @@ inline constexpr uint64_t kDirectSpan = uint64_t(1) << 18;
 
 /// One integer key whose values span at most kDirectSpan (and at most the row count): a
 /// group's id is found in an array indexed by value - min (nulls after the last value), with
-/// no hashing. Each range fills its own array, merged in range order (first-appearance ids).
-/// False when the span is too wide.
+/// no hashing. Each range lists where values first appear in it; the lists merged in range
+/// order number the values by first appearance. False when the span is too wide.
 template <typename T, typename IdT>
 bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, HostVector<int64_t>& first_rows) {
   using U = std::make_unsigned_t<T>;
@@ -69,13 +69,24 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
   const auto ranges = int64_t(range_start.size()) - 1;
   std::vector<T> lo(size_t(ranges), std::numeric_limits<T>::max()), hi(size_t(ranges), std::numeric_limits<T>::lowest());
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
-    for (int64_t r = r0; r < r1; ++r)
-      for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
-        if (!c.is_valid(i)) continue;
-        const T x = c.values<T>()[i];
-        lo[size_t(r)] = std::min(lo[size_t(r)], x);
-        hi[size_t(r)] = std::max(hi[size_t(r)], x);
+    for (int64_t r = r0; r < r1; ++r) {
+      T l = lo[size_t(r)], h = hi[size_t(r)];
+      const T* x = c.values<T>();
+      if (c.validity == nullptr) {  // a loop the compiler vectorizes
+        for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
+          l = std::min(l, x[i]);
+          h = std::max(h, x[i]);
+        }
+      } else {
+        for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i)
+          if (c.is_valid(i)) {
+            l = std::min(l, x[i]);
+            h = std::max(h, x[i]);
+          }
       }
+      lo[size_t(r)] = l;
+      hi[size_t(r)] = h;
+    }
   });
   const T min = *std::min_element(lo.begin(), lo.end()), max = *std::max_element(hi.begin(), hi.end());
   // max - min in unsigned arithmetic (exact for any pair), compared before adding 1.
@@ -83,41 +94,38 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
   if (diff >= kDirectSpan || diff >= uint64_t(std::max<int64_t>(n, 1024))) return false;
   const uint64_t span = min <= max ? diff + 1 : 0;
   const auto slot_of = [&](int64_t i) { return c.is_valid(i) ? int64_t(U(U(c.values<T>()[i]) - U(min))) : int64_t(span); };
+  // Each range lists the rows where a value first appears in it (no ids written yet) ...
   std::vector<std::vector<int64_t>> reps(static_cast<size_t>(ranges));
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
-    std::vector<int32_t> local(span + 1);
+    std::vector<uint8_t> seen(span + 1);
     for (int64_t r = r0; r < r1; ++r) {
-      std::fill(local.begin(), local.end(), -1);
+      std::fill(seen.begin(), seen.end(), uint8_t(0));
       auto& rep = reps[size_t(r)];
       for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
-        if (drop_nulls && !c.is_valid(i)) {
-          ids[i] = IdT(-1);
-          continue;
-        }
-        int32_t& m = local[size_t(slot_of(i))];
-        if (m < 0) {
-          m = int32_t(rep.size());
+        if (drop_nulls && !c.is_valid(i)) continue;
+        uint8_t& m = seen[size_t(slot_of(i))];
+        if (!m) {
+          m = 1;
           rep.push_back(i);
         }
-        ids[i] = IdT(m);
       }
     }
   });
-  std::vector<int64_t> global(span + 1, -1);
-  std::vector<std::vector<IdT>> to_global(static_cast<size_t>(ranges));
+  // ... the lists, in range order, number the values by first appearance ...
+  std::vector<IdT> global(span + 1, IdT(-1));
   first_rows.clear();
-  for (int64_t r = 0; r < ranges; ++r) {
-    auto& m = to_global[size_t(r)];
-    for (const int64_t row : reps[size_t(r)]) {
-      int64_t& g = global[size_t(slot_of(row))];
+  for (const auto& rep : reps)
+    for (const int64_t row : rep) {
+      IdT& g = global[size_t(slot_of(row))];
       if (g < 0) {
-        g = int64_t(first_rows.size());
+        g = IdT(first_rows.size());
         first_rows.push_back(row);
       }
-      m.push_back(IdT(g));
     }
-  }
-  remap_ranges(n, range_start, to_global, ids);
+  // ... and one pass writes every row's id (a dropped null row's slot keeps -1).
+  cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) ids[i] = global[size_t(slot_of(i))];
+  });
   return true;
 }
 
