@@ -27,6 +27,7 @@ import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterB
 import { joinFrames, type JoinOptions } from "./ops/join.js";
 import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
 import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
+import { frameTopK, type TopKBy } from "./ops/top_k.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -350,6 +351,23 @@ export class DataFrame {
   sort(by: string | readonly string[], options?: SortOptions): DataFrame {
     const keys = sortKeyNames(by).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
     return fromHandles([...this.#names], sortColumns(this.#live(), keys, options));
+  }
+
+  /**
+   * The n rows with the largest `by` (a column name or an expression), largest first: the first
+   * n rows of `sort(by, { descending: true })`, without sorting the frame. Ties keep frame
+   * order; nulls come after every value. `bottomK`: the smallest, smallest first.
+   *
+   * @example
+   * df.topK(3, "fare"); df.bottomK(1, col("fare").abs());
+   */
+  topK(n: number, by: TopKBy): DataFrame {
+    return this.#apply(frameTopK(this.#parts(), n, by, true));
+  }
+
+  /** The n rows with the smallest `by`, smallest first (see topK). @example df.bottomK(2, "fare") */
+  bottomK(n: number, by: TopKBy): DataFrame {
+    return this.#apply(frameTopK(this.#parts(), n, by, false));
   }
 
   /**

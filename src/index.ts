@@ -16,6 +16,7 @@ export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
 export { readParquet, type ReadParquetOptions, type WriteParquetOptions } from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
+export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime } from "./expr_namespaces.js";
 export { device, memory, type DeviceInfo, type MemoryStats } from "./device.js";
 export { DTYPES, type DType } from "./dtypes.js";

@@ -36,7 +36,7 @@ import {
 } from "apache-arrow";
 import { expect } from "vitest";
 
-import { DTYPES, device, memory } from "../src/index.js";
+import { DTYPES, GpudfError, device, memory } from "../src/index.js";
 import type { DataFrame, DType } from "../src/index.js";
 
 export type Raw = number | bigint | boolean | string | null;
@@ -329,6 +329,18 @@ export function expectSameFrame(got: DataFrame, want: DataFrame): void {
   for (const name of want.columns) {
     expect(diffValues(rawValues(g.getChild(name)!), rawValues(w.getChild(name)!)), name).toBeNull();
   }
+}
+
+/** fn throws a GpudfError with this stable `code`. */
+export function expectCode(fn: () => unknown, code: string): void {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught, `expected ${code}`).toBeInstanceOf(GpudfError);
+  expect((caught as GpudfError).code).toBe(code);
 }
 
 /** Describes an arrow type by the properties that matter (typeId, bitWidth, sign, precision, unit). */

@@ -71,6 +71,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_gather(env, exports);
   init_join(env, exports);
   init_groupby(env, exports);
+  init_group_top(env, exports);
   return exports;
 }
 

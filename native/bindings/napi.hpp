@@ -98,5 +98,6 @@ void init_sort(Napi::Env env, Napi::Object exports);
 void init_gather(Napi::Env env, Napi::Object exports);
 void init_join(Napi::Env env, Napi::Object exports);
 void init_groupby(Napi::Env env, Napi::Object exports);
+void init_group_top(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

@@ -168,6 +168,11 @@ export interface NativeAddon {
   groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
   /** int64 rows: each group's (ascending id) first n (fromEnd: last n) rows, ascending. */
   groupHeadRows(groups: ColumnHandle, count: number, n: number, fromEnd: boolean): ColumnHandle;
+  /**
+   * int64 rows: each group's (ascending id) n rows with the largest (`largest`) or smallest `by`,
+   * best first; nulls after every value, ties in row order (native/ops/groupby/group_top.hpp).
+   */
+  groupTopRows(groups: ColumnHandle, count: number, by: ColumnHandle, n: number, largest: boolean): ColumnHandle;
 }
 
 function findAddon(): string {

@@ -13,6 +13,7 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
+import { checkTopK, topKRows, type TopKBy } from "./top_k.js";
 
 /** A grouping key: a column name or an expression (named by its output name). */
 export type GroupKey = string | Expr;
@@ -368,21 +369,23 @@ export class GroupBy {
     return this.agg(len());
   }
 
-  /** The first/last n rows of each group: keys first, then the other columns. */
-  #rows(n: number, fromEnd: boolean): DataFrame {
-    rowCount(n);
-    return this.#grouped((frame, keys, { groups, count }) => {
+  /** The frame's `rows` (owned here, disposed): the key columns, then the other columns. */
+  #keysThenRest(frame: FrameParts, keys: ColumnHandle[], rows: ColumnHandle): FrameResult {
+    try {
       const keyNames = this.#keyNames();
       const keySet = new Set(keyNames);
       const rest = frame.names.map((name, i) => ({ name, h: frame.columns[i] as ColumnHandle })).filter((c) => !keySet.has(c.name));
-      const rows = native.groupHeadRows(groups, count, n, fromEnd);
-      try {
-        const columns = native.take([...keys, ...rest.map((c) => c.h)], rows, frame.height);
-        return { names: [...keyNames, ...rest.map((c) => c.name)], columns };
-      } finally {
-        rows.dispose();
-      }
-    });
+      const columns = native.take([...keys, ...rest.map((c) => c.h)], rows, frame.height);
+      return { names: [...keyNames, ...rest.map((c) => c.name)], columns };
+    } finally {
+      rows.dispose();
+    }
+  }
+
+  /** The first/last n rows of each group: keys first, then the other columns. */
+  #rows(n: number, fromEnd: boolean): DataFrame {
+    rowCount(n);
+    return this.#grouped((frame, keys, { groups, count }) => this.#keysThenRest(frame, keys, native.groupHeadRows(groups, count, n, fromEnd)));
   }
 
   /**
@@ -406,5 +409,35 @@ export class GroupBy {
    */
   tail(n = 5): DataFrame {
     return this.#rows(n, true);
+  }
+
+  /** Each group's n best rows by `by` (largest or smallest first): keys first, then the others. */
+  #top(n: number, by: TopKBy, largest: boolean): DataFrame {
+    checkTopK(n, by);
+    return this.#grouped((frame, keys, { groups, count }) => this.#keysThenRest(frame, keys, topKRows(frame, groups, count, n, by, largest)));
+  }
+
+  /**
+   * The n rows of each group with the largest `by` (a column name or an expression), largest
+   * first: the rows of `sort(by, { descending: true })` then `head(n)`, without the sort. Ties
+   * keep frame order; nulls of `by` come after every value (NaN is above +Infinity, as in sort).
+   * Shape and group order as head: key columns, then the other columns; a group's rows together.
+   *
+   * @example
+   * // the two largest v3 per id6 (db-benchmark q8)
+   * df.groupBy("id6").topK(2, "v3");
+   */
+  topK(n: number, by: TopKBy): DataFrame {
+    return this.#top(n, by, true);
+  }
+
+  /**
+   * The n rows of each group with the smallest `by`, smallest first (see topK; nulls still last).
+   *
+   * @example
+   * df.groupBy("user").bottomK(1, col("ts")); // each user's earliest row
+   */
+  bottomK(n: number, by: TopKBy): DataFrame {
+    return this.#top(n, by, false);
   }
 }
