@@ -7,21 +7,10 @@
 import { describe, expect, it } from "vitest";
 
 import { DataFrame, GpudfError, Series, col, corr, cov, fromArrow, len, lit, memory, type DType, type Expr } from "../src/index.js";
-import { ALL_DTYPES, makeArrowTable, type NullPattern } from "./helpers.js";
+import { ALL_DTYPES, expectCode, makeArrowTable, type NullPattern } from "./helpers.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
 import { randomColumns, type ColumnSpec } from "./support/random.js";
 import { closeValues as close, sortRows, type Row } from "./support/rows.js";
-
-function expectCode(fn: () => unknown, code: string): void {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught, `expected ${code}`).toBeInstanceOf(GpudfError);
-  expect((caught as GpudfError).code).toBe(code);
-}
 
 const KINDS = [
   "sum", "mean", "min", "max", "count", "nullCount", "nUnique", "std", "var", "median", "quantile",
