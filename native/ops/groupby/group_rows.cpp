@@ -141,7 +141,7 @@ struct Grouper {
   void hash_rows() {
     h.resize(size_t(n));
     cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) {
-      for (int64_t i = b; i < e; ++i) h[size_t(i)] = proto.hash(i);
+      for (int64_t i = b; i < e; i += kBatch) proto.hash_block(i, std::min(kBatch, e - i), h.data() + i);
     });
   }
 
@@ -169,10 +169,8 @@ struct Grouper {
           for (int64_t i = b, e = std::min(end, b + kBlockRows); i < e; i += kBatch) {
             const int64_t m = std::min<int64_t>(kBatch, e - i);
             uint64_t hb[kBatch];
-            for (int64_t k = 0; k < m; ++k) {
-              hb[k] = proto.hash(i + k);
-              t.prefetch(hb[k]);
-            }
+            proto.hash_block(i, m, hb);
+            for (int64_t k = 0; k < m; ++k) t.prefetch(hb[k]);
             for (int64_t k = 0; k < m; ++k)
               ids[i + k] = keys.dropped(i + k) ? IdT(-1) : IdT(t.find_or_insert(hb[k], i + k));
           }
