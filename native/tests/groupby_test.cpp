@@ -11,6 +11,7 @@
 
 #include "core/transfer.hpp"
 #include "ops/gather/gather.hpp"
+#include "ops/groupby/group_table.hpp"
 #include "ops/groupby/groupby.hpp"
 #include "ops/reduce/reduce.hpp"
 #include "tests/helpers.hpp"
@@ -185,6 +186,27 @@ TEST(groupby, rows_short_multi_keys) {
       check_grouping({int_keys(n, 7, Pattern::Random, 46), short_strings(n, 9, 4, 47), short_strings(n, 9, 3, 48)}, drop, false);
       check_grouping({short_strings(n, 99, 8, 49), int_keys(n, 5, Pattern::Random, 50), int_keys(n, 5, Pattern::Random, 51)}, drop, false);
     }
+}
+
+TEST(groupby, row_hashes_equal_row_hash) {
+  // The column-at-a-time hashes of the grouping tables give row_hash's value for every row.
+  const int64_t n = 1003;
+  const std::vector<ColumnPtr> cols = {string_keys(n, 40, 61), int_keys(n, 9, Pattern::Random, 62, 3), float_keys(n, 63),
+                                       string_keys(n, 7, 64, TypeId::LargeUtf8),
+                                       on_test_device(host_column<uint8_t>(TypeId::Bool, std::vector<uint8_t>(size_t(n), 1)))};
+  std::vector<ColumnPtr> host;
+  std::vector<ColumnView> views;
+  for (const ColumnPtr& c : cols) {
+    host.push_back(to_host(c));
+    views.push_back(host.back()->view());
+  }
+  for (int32_t keys = 1; keys <= int32_t(views.size()); ++keys) {
+    std::vector<uint64_t> got(size_t(n - 5));
+    detail::group_table::row_hashes(views.data(), keys, 5, n - 5, got.data());
+    for (int64_t i = 5; i < n; ++i)
+      if (got[size_t(i - 5)] != row_hash(views.data(), keys, i))
+        return ADD_FAILURE("row " + std::to_string(i) + " over " + std::to_string(keys) + " keys");
+  }
 }
 
 TEST(groupby, rows_long_strings_many_rows) {
