@@ -217,11 +217,12 @@ bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* v
       const Slot* b = operand(1);
       const uint8_t* va = valid(0);
       const uint8_t* vb = valid(1);
+      // Bitwise, not short-circuit: with mixed values the branches mispredict.
       for (int64_t r = 0; r < count; ++r) {
-        const bool wins = (va[r] && a[r].i == dom) || (vb[r] && b[r].i == dom);
-        out[r].i = wins ? dom : 1 - dom;
+        const int64_t wins = (int64_t(va[r] != 0) & int64_t(a[r].i == dom)) | (int64_t(vb[r] != 0) & int64_t(b[r].i == dom));
+        out[r].i = wins ^ (1 - dom);
         out[r].n = 0;
-        ok[r] = wins || (va[r] && vb[r]);
+        ok[r] = uint8_t(wins | (int64_t(va[r] != 0) & int64_t(vb[r] != 0)));
       }
       return true;
     }

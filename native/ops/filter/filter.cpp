@@ -114,17 +114,20 @@ std::vector<ColumnPtr> filter_cpu(const std::vector<ColumnPtr>& columns, const C
   const size_t ns = strings.size();
   std::vector<int64_t> rows(size_t(chunks) + 1, 0), bytes((size_t(chunks) + 1) * ns, 0);
   cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    std::vector<uint16_t> sel;
     for (int64_t c = c0; c < c1; ++c) {
       const int64_t r0 = c * kChunk, r1 = std::min(n, r0 + kChunk);
       if (ns == 0) {
         rows[size_t(c)] = count_rows(mask, r0, r1);
         continue;
       }
-      int64_t count = 0;
-      for (int64_t i = r0; i < r1; ++i) {
-        if (!mask_selects(mask, i)) continue;
-        ++count;
-        for (size_t s = 0; s < ns; ++s) bytes[size_t(c) * ns + s] += row_bytes(views[strings[s]], i);
+      // The selected rows first (branch-free), then their bytes column by column.
+      sel.resize(size_t(kChunk));
+      const int64_t count = select_rows(mask, r0, r1, sel.data());
+      for (size_t s = 0; s < ns; ++s) {
+        int64_t b = 0;
+        for (int64_t j = 0; j < count; ++j) b += row_bytes(views[strings[s]], r0 + sel[size_t(j)]);
+        bytes[size_t(c) * ns + s] = b;
       }
       rows[size_t(c)] = count;
     }
