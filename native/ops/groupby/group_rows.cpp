@@ -94,14 +94,16 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
   if (diff >= kDirectSpan || diff >= uint64_t(std::max<int64_t>(n, 1024))) return false;
   const uint64_t span = min <= max ? diff + 1 : 0;
   const auto slot_of = [&](int64_t i) { return c.is_valid(i) ? int64_t(U(U(c.values<T>()[i]) - U(min))) : int64_t(span); };
-  // Each range lists the rows where a value first appears in it (no ids written yet) ...
+  // Each range lists the rows where a value first appears in it (no ids written yet), and
+  // stops early once every value the span allows has appeared (keys of a few dense values) ...
+  const auto slots = int64_t(span) + (c.validity != nullptr && !drop_nulls ? 1 : 0);
   std::vector<std::vector<int64_t>> reps(static_cast<size_t>(ranges));
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
     std::vector<uint8_t> seen(span + 1);
     for (int64_t r = r0; r < r1; ++r) {
       std::fill(seen.begin(), seen.end(), uint8_t(0));
       auto& rep = reps[size_t(r)];
-      for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)]; ++i) {
+      for (int64_t i = range_start[size_t(r)]; i < range_start[size_t(r + 1)] && int64_t(rep.size()) < slots; ++i) {
         if (drop_nulls && !c.is_valid(i)) continue;
         uint8_t& m = seen[size_t(slot_of(i))];
         if (!m) {
