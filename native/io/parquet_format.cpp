@@ -139,12 +139,19 @@ ColumnType column_type(TypeId t) {
   GPUDF_FAIL(Dtype, "no Parquet type for this dtype");
 }
 
+namespace {
+/// A PageHeader's first fields, shared by every page type: type and both sizes.
+void page_header_sizes(CompactWriter& w, int32_t type, int32_t uncompressed_size, int32_t compressed_size) {
+  w.field_i32(1, type);
+  w.field_i32(2, uncompressed_size);
+  w.field_i32(3, compressed_size);
+}
+}  // namespace
+
 void encode_data_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
                              int32_t num_values, int32_t encoding) {
   CompactWriter w(out);
-  w.field_i32(1, 0);  // type: DATA_PAGE
-  w.field_i32(2, uncompressed_size);
-  w.field_i32(3, compressed_size);
+  page_header_sizes(w, 0, uncompressed_size, compressed_size);  // type: DATA_PAGE
   w.begin_struct(5);  // data_page_header
   w.field_i32(1, num_values);
   w.field_i32(2, encoding);
@@ -157,9 +164,7 @@ void encode_data_page_header(std::string& out, int32_t uncompressed_size, int32_
 void encode_dictionary_page_header(std::string& out, int32_t uncompressed_size, int32_t compressed_size,
                                    int32_t num_values) {
   CompactWriter w(out);
-  w.field_i32(1, 2);  // type: DICTIONARY_PAGE
-  w.field_i32(2, uncompressed_size);
-  w.field_i32(3, compressed_size);
+  page_header_sizes(w, 2, uncompressed_size, compressed_size);  // type: DICTIONARY_PAGE
   w.begin_struct(7);  // dictionary_page_header
   w.field_i32(1, num_values);
   w.field_i32(2, kPlain);

@@ -67,6 +67,19 @@ inline HostVector<uint8_t> valid_where(const HostVector<RowsValid>& rv, int64_t 
   return ok;
 }
 
+/// A column of the values of `rows` (-1: null) of v.
+inline ColumnPtr values_at(const ColumnView& v, const HostVector<int64_t>& rows) {
+  return reduce_detail::gather_rows(v, rows.data(), int64_t(rows.size()));
+}
+
+/// The row each ValueExtreme accumulator holds (-1: none).
+template <typename Acc>
+HostVector<int64_t> extreme_rows(const HostVector<Acc>& ext) {
+  HostVector<int64_t> rows(ext.size());
+  for (size_t g = 0; g < ext.size(); ++g) rows[g] = ext[g].row;
+  return rows;
+}
+
 /// The kinds whose result is one group fold plus a finishing step over its accumulators:
 /// calls use(fold, finish), finish(accumulators) returning the result column, and returns
 /// true; false for every other kind. A backend may run several such folds in one pass.
@@ -74,7 +87,7 @@ template <typename S, typename Use>
 bool one_fold(ReduceKind kind, const ColumnView& v, TypeId out, Use&& use) {
   using namespace reduce_detail;
   Device* dev = v.device;
-  auto rows_of = [v](const HostVector<int64_t>& rows) { return gather_rows(v, rows.data(), int64_t(rows.size())); };
+  auto rows_of = [v](const HostVector<int64_t>& rows) { return values_at(v, rows); };
   switch (kind) {
     case ReduceKind::Len:
     case ReduceKind::Count:
@@ -94,11 +107,7 @@ bool one_fold(ReduceKind kind, const ColumnView& v, TypeId out, Use&& use) {
     switch (kind) {
       case ReduceKind::Min:
       case ReduceKind::Max:
-        use(ValueExtreme<S>{v, kind == ReduceKind::Max}, [=](const auto& ext) {
-          HostVector<int64_t> rows(ext.size());
-          for (size_t g = 0; g < ext.size(); ++g) rows[g] = ext[g].row;
-          return rows_of(rows);
-        });
+        use(ValueExtreme<S>{v, kind == ReduceKind::Max}, [=](const auto& ext) { return values_at(v, extreme_rows(ext)); });
         return true;
       case ReduceKind::Sum:
       case ReduceKind::Product: {
@@ -144,11 +153,6 @@ struct Aggregate {
   const ReduceOptions& o;
   TypeId out;
 
-  /// A column of the values of `rows` (-1: null) of v.
-  ColumnPtr rows_of(const HostVector<int64_t>& rows) const {
-    return reduce_detail::gather_rows(v, rows.data(), int64_t(rows.size()));
-  }
-
   template <TypeId T>
   ColumnPtr operator()() const {
     using S = storage_t<T>;
@@ -163,14 +167,9 @@ struct Aggregate {
       case ReduceKind::ArgMax: {
         const bool want_max = kind == ReduceKind::Max || kind == ReduceKind::ArgMax;
         HostVector<int64_t> rows;
-        if constexpr (std::is_arithmetic_v<S>) {
-          const auto ext = b.fold(ValueExtreme<S>{v, want_max});
-          rows.resize(ext.size());
-          for (size_t g = 0; g < ext.size(); ++g) rows[g] = ext[g].row;
-        } else {
-          rows = b.fold(PerGroup<ArgExtreme<S>>{{v, want_max}});
-        }
-        if (kind == ReduceKind::Min || kind == ReduceKind::Max) return rows_of(rows);
+        if constexpr (std::is_arithmetic_v<S>) rows = extreme_rows(b.fold(ValueExtreme<S>{v, want_max}));
+        else rows = b.fold(PerGroup<ArgExtreme<S>>{{v, want_max}});
+        if (kind == ReduceKind::Min || kind == ReduceKind::Max) return values_at(v, rows);
         // The position within the group: the group's rows before the extreme's row.
         HostVector<int64_t> pos = b.fold_with(RowsBefore{nullptr}, rows);
         HostVector<uint8_t> ok(rows.size());
