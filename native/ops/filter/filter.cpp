@@ -185,12 +185,54 @@ std::vector<ColumnPtr> filter_cpu(const std::vector<ColumnPtr>& columns, const C
   return out;
 }
 
+ColumnPtr selected_rows_cpu(const ColumnView& mask) {
+  const int64_t n = mask.size;
+  const int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<int64_t> rows(size_t(chunks) + 1, 0);
+  cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) rows[size_t(c)] = count_rows(mask, c * kChunk, std::min(n, (c + 1) * kChunk));
+  });
+  int64_t total = 0;
+  for (int64_t c = 0; c <= chunks; ++c) {
+    const int64_t r = rows[size_t(c)];
+    rows[size_t(c)] = total;
+    total += r;
+  }
+  ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, total, false);
+  int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
+  cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    std::vector<uint16_t> sel(static_cast<size_t>(kChunk));
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t r0 = c * kChunk, r1 = std::min(n, r0 + kChunk);
+      if (rows[size_t(c)] == rows[size_t(c) + 1]) continue;
+      const int64_t k = select_rows(mask, r0, r1, sel.data());
+      int64_t* d = dst + rows[size_t(c)];
+      for (int64_t j = 0; j < k; ++j) d[j] = r0 + sel[size_t(j)];
+    }
+  });
+  return out;
+}
+
 }  // namespace detail
 
-std::vector<ColumnPtr> filter(const std::vector<ColumnPtr>& columns, const ColumnPtr& mask) {
+namespace {
+void check_mask(const ColumnPtr& mask) {
   GPUDF_EXPECTS(mask != nullptr, InvalidArgument, "filter needs a mask");
   GPUDF_EXPECTS(mask->type() == TypeId::Bool, Dtype,
                 "filter needs a bool mask, got " + std::string(type_name(mask->type())));
+}
+}  // namespace
+
+ColumnPtr selected_rows(const ColumnPtr& mask) {
+  check_mask(mask);
+#ifdef GPUDF_WITH_CUDA
+  if (mask->device().kind() == DeviceKind::Cuda) return detail::selected_rows_cuda(mask->view());
+#endif
+  return detail::selected_rows_cpu(mask->view());
+}
+
+std::vector<ColumnPtr> filter(const std::vector<ColumnPtr>& columns, const ColumnPtr& mask) {
+  check_mask(mask);
   for (const ColumnPtr& c : columns) {
     GPUDF_EXPECTS(c->size() == mask->size(), InvalidArgument,
                   "filter mask has " + std::to_string(mask->size()) + " rows; the columns have " +

@@ -80,13 +80,10 @@ ColumnPtr gather_string_column(const ColumnView& v, const int64_t* idx, int64_t 
   return out;
 }
 
-}  // namespace
-
-std::vector<ColumnPtr> filter_cuda(const std::vector<ColumnPtr>& columns, const ColumnView& mask) {
-  cudaStream_t stream = cuda_current_stream();
+/// The selected row indices in order (n entries allocated, the count returned).
+BufferPtr select_indices(const ColumnView& mask, cudaStream_t stream, int64_t& m) {
   Device& dev = cuda_device();
   const int64_t n = mask.size;
-  // Selected row indices, in order.
   BufferPtr idx_buf = Buffer::allocate(dev, size_t(n) * sizeof(int64_t));
   int64_t* idx = reinterpret_cast<int64_t*>(idx_buf->data());
   DeviceScalar<int64_t> count(stream);
@@ -96,7 +93,26 @@ std::vector<ColumnPtr> filter_cuda(const std::vector<ColumnPtr>& columns, const 
   GPUDF_CUDA_TRY(cub::DeviceSelect::Flagged(nullptr, temp_bytes, rows, flags, idx, count.get(), n, stream));
   BufferPtr temp = Buffer::allocate(dev, temp_bytes);
   GPUDF_CUDA_TRY(cub::DeviceSelect::Flagged(temp->data(), temp_bytes, rows, flags, idx, count.get(), n, stream));
-  const int64_t m = count.value(stream);
+  m = count.value(stream);
+  return idx_buf;
+}
+
+}  // namespace
+
+ColumnPtr selected_rows_cuda(const ColumnView& mask) {
+  cudaStream_t stream = cuda_current_stream();
+  int64_t m = 0;
+  BufferPtr idx = select_indices(mask, stream, m);
+  return std::make_shared<Column>(cuda_device(), TypeId::Int64, m, idx, nullptr, nullptr, 0);
+}
+
+std::vector<ColumnPtr> filter_cuda(const std::vector<ColumnPtr>& columns, const ColumnView& mask) {
+  cudaStream_t stream = cuda_current_stream();
+  Device& dev = cuda_device();
+  // Selected row indices, in order.
+  int64_t m = 0;
+  BufferPtr idx_buf = select_indices(mask, stream, m);
+  const int64_t* idx = reinterpret_cast<const int64_t*>(idx_buf->data());
 
   std::vector<ColumnPtr> out;
   for (const ColumnPtr& c : columns) {

@@ -137,7 +137,29 @@ ColumnPtr gather_unchecked(const ColumnView& column, const ColumnView& indices, 
   return gather_cpu(column, idx, indices.size, nullable);
 }
 
+void compose_rows_cpu(const int64_t* outer, const int64_t* inner, int64_t n, int64_t* out) {
+  parallel_blocks(n, 1 << 15, [&](int64_t, int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) out[i] = composed_row(outer, inner[i]);
+  });
+}
+
 }  // namespace detail
+
+ColumnPtr compose_rows(const ColumnView& outer, const ColumnView& inner) {
+  GPUDF_EXPECTS(outer.type == TypeId::Int64 && inner.type == TypeId::Int64 && outer.device == inner.device &&
+                    outer.validity == nullptr && inner.validity == nullptr,
+                InvalidArgument, "compose_rows: two int64 row maps without nulls on one device are required");
+  ColumnPtr out = Column::allocate(*inner.device, TypeId::Int64, inner.size, false);
+  int64_t* dst = reinterpret_cast<int64_t*>(out->data()->data());
+#ifdef GPUDF_WITH_CUDA
+  if (inner.device->kind() == DeviceKind::Cuda) {
+    detail::compose_rows_cuda(outer.values<int64_t>(), inner.values<int64_t>(), inner.size, dst);
+    return out;
+  }
+#endif
+  detail::compose_rows_cpu(outer.values<int64_t>(), inner.values<int64_t>(), inner.size, dst);
+  return out;
+}
 
 ColumnPtr gather(const ColumnView& column, const ColumnView& indices) {
   return gather(std::vector<ColumnView>{column}, indices, column.size).front();

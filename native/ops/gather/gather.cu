@@ -130,4 +130,18 @@ ColumnPtr gather_cuda(const ColumnView& src, IndexReader idx, int64_t n, bool nu
   return out;
 }
 
+namespace {
+__global__ void compose_rows_kernel(const int64_t* outer, const int64_t* inner, int64_t n, int64_t* out) {
+  GPUDF_GRID_STRIDE(i, n) out[i] = composed_row(outer, inner[i]);
+}
+}  // namespace
+
+void compose_rows_cuda(const int64_t* outer, const int64_t* inner, int64_t n, int64_t* out) {
+  if (n == 0) return;
+  cudaStream_t stream = cuda_current_stream();
+  compose_rows_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(outer, inner, n, out);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
 }  // namespace gpudf::detail

@@ -84,6 +84,18 @@ std::vector<ColumnPtr> gather(const std::vector<ColumnView>& columns, const Colu
 /// The indices are not range-checked: callers pass maps they built (values in [-1, rows)).
 ColumnPtr gather_or_null(const ColumnView& column, const ColumnView& indices, bool any_negative);
 
+/// Row i of a row map `outer` (int64 indices into some base, -1 = "no row") seen through `inner`
+/// (indices into the map, -1 = "no row"): what a selection of a selection picks.
+GPUDF_HD inline int64_t composed_row(const int64_t* outer, int64_t inner_row) {
+  return inner_row < 0 ? -1 : outer[inner_row];
+}
+
+/// The row map that picks `inner` of `outer`'s rows: out[i] = inner[i] < 0 ? -1 : outer[inner[i]].
+/// Both int64 without nulls on one device; `inner`'s non-negative values lie in [0, outer.size)
+/// (not checked: callers pass maps they built). How the query engine stacks filters and joins
+/// without moving the columns they pass through.
+ColumnPtr compose_rows(const ColumnView& outer, const ColumnView& inner);
+
 namespace detail {
 
 /// Throws InvalidArgument unless `indices` is a null-free integer column whose every value lies
@@ -101,7 +113,9 @@ struct IndexRange {
 };
 IndexRange index_range_cpu(IndexReader idx, int64_t n);
 ColumnPtr gather_cpu(const ColumnView& column, IndexReader idx, int64_t n, bool nullable);
+void compose_rows_cpu(const int64_t* outer, const int64_t* inner, int64_t n, int64_t* out);
 #ifdef GPUDF_WITH_CUDA
+void compose_rows_cuda(const int64_t* outer, const int64_t* inner, int64_t n, int64_t* out);
 IndexRange index_range_cuda(IndexReader idx, int64_t n);
 ColumnPtr gather_cuda(const ColumnView& column, IndexReader idx, int64_t n, bool nullable);
 /// In-place exclusive prefix sum of data[0..n] (device memory, data[n] = 0 on entry) on the
