@@ -72,6 +72,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_join(env, exports);
   init_groupby(env, exports);
   init_group_top(env, exports);
+  init_exec(env, exports);
   return exports;
 }
 

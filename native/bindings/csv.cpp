@@ -291,6 +291,8 @@ Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
 
 }  // namespace
 
+csv::CsvOptions csv_options_of(const Napi::Value& value) { return parse_options(value); }
+
 void init_csv(Napi::Env env, Napi::Object exports) {
   exports.Set("writeCSV", Napi::Function::New(env, WriteCSV, "writeCSV"));
   exports.Set("readCSV", Napi::Function::New(env, ReadCSV, "readCSV"));

@@ -80,6 +80,14 @@ std::vector<expr::NodeSpec> specs_of(const Napi::Value& v) {
     if (o.Has("value")) s.value = literal_of(o.Get("value"));
     if (o.Get("dtype").IsNumber()) s.dtype = o.Get("dtype").As<Napi::Number>().Int32Value();
     s.params = int_list(o.Get("params"), "params");
+    Napi::Value agg = o.Get("agg");
+    if (agg.IsObject()) {
+      Napi::Object a = agg.As<Napi::Object>();
+      GPUDF_EXPECTS(a.Get("kind").IsString(), InvalidArgument, "aggregation node needs a kind");
+      s.agg_kind = a.Get("kind").As<Napi::String>().Utf8Value();
+      s.ddof = a.Get("ddof").IsNumber() ? a.Get("ddof").As<Napi::Number>().Int64Value() : 1;
+      s.q = a.Get("q").IsNumber() ? a.Get("q").As<Napi::Number>().DoubleValue() : 0.5;
+    }
     Napi::Value list = o.Get("list");
     if (list.IsArray()) {
       Napi::Array l = list.As<Napi::Array>();
@@ -128,6 +136,8 @@ Napi::Value Filter(const Napi::CallbackInfo& info) {
 }
 
 }  // namespace
+
+std::vector<expr::NodeSpec> expr_specs_of(const Napi::Value& v) { return specs_of(v); }
 
 void init_expr(Napi::Env env, Napi::Object exports) {
   exports.Set("evalExpr", Napi::Function::New(env, EvalExpr, "evalExpr"));

@@ -86,6 +86,18 @@ std::vector<ColumnView> views_of(const std::vector<ColumnPtr>& columns);
 /// A JS array of new handles owning `columns`.
 Napi::Array wrap_columns(Napi::Env env, std::vector<ColumnPtr> columns);
 
+}  // namespace gpudf::js
+
+namespace gpudf::csv { struct CsvOptions; }
+namespace gpudf::expr { struct NodeSpec; }
+
+namespace gpudf::js {
+
+/// A serialised expression (src/expr.ts serializeExpr) as the compiler's node specs.
+std::vector<expr::NodeSpec> expr_specs_of(const Napi::Value& v);
+/// Resolved CSV reader options (src/io/csv.ts resolveCsvOptions) as the reader's.
+csv::CsvOptions csv_options_of(const Napi::Value& v);
+
 // Module sections, each registering its exports.
 void init_errors(Napi::Env env, Napi::Object exports);
 void init_arrow(Napi::Env env, Napi::Object exports);
@@ -99,5 +111,6 @@ void init_gather(Napi::Env env, Napi::Object exports);
 void init_join(Napi::Env env, Napi::Object exports);
 void init_groupby(Napi::Env env, Napi::Object exports);
 void init_group_top(Napi::Env env, Napi::Object exports);
+void init_exec(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

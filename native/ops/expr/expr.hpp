@@ -32,6 +32,11 @@ struct NodeSpec {
   int32_t dtype = -1;                // lit(value, dtype) / cast(dtype): a TypeId, -1 when absent
   std::vector<int64_t> params;       // round: decimals; str.slice: start, length (-1: to end)
   std::vector<LiteralSpec> list;     // isIn
+  // "agg" nodes (whole-frame or per-group aggregations; resolved before compile, see
+  // native/exec/expr_eval.hpp): the kind (src/expr.ts AggKind) and its options.
+  std::string agg_kind;
+  int64_t ddof = 1;
+  double q = 0.5;
 };
 
 /// The frame an expression runs over.

@@ -1,0 +1,46 @@
+// Expressions inside the query engine: evaluating a serialised expression over a Relation
+// (aggregations over all rows first, then the rest as one fused program, exactly as the eager
+// select does), typing one against a schema without data, and small structural queries.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exec/plan.hpp"
+#include "exec/relation.hpp"
+
+namespace gpudf::exec {
+
+/// The column an expression only passes through (col, possibly under aliases).
+std::optional<std::string> plain_column(const ExprSpec& e);
+
+/// True when the expression reads whole columns (a col outside any aggregation); otherwise
+/// its result is one row (literals and aggregations).
+bool reads_columns(const ExprSpec& e);
+
+/// The nodes reachable from `root`, renumbered, `root` last.
+ExprSpec subtree(const ExprSpec& e, int32_t root);
+
+/// The expression over `rel`: aggregation nodes are computed over all rows and replaced by
+/// their value; the result has `rows` rows (the height, or 1 for a one-row result).
+ColumnPtr evaluate(const ExprSpec& e, const Relation& rel, int64_t rows);
+
+/// The column `e` (with no aggregation) over `rel`, shared when `e` only reads a column.
+ColumnPtr evaluate_column(const ExprSpec& e, const Relation& rel);
+
+/// The result dtype of `e` over columns `names` of dtypes `types` (aggregations typed as
+/// reduce() types them). Throws the errors compile() throws: ERR_COLUMN_NOT_FOUND, ERR_DTYPE.
+TypeId expr_type(const ExprSpec& e, const std::vector<std::string>& names, const std::vector<TypeId>& types);
+
+/// The result dtype of aggregation `kind` over an input of dtype `input` (len: int64; corr,
+/// cov: float64 over numeric inputs).
+TypeId agg_type(const std::string& kind, const std::vector<TypeId>& inputs);
+
+/// A reduce() kind by its src/expr.ts name; ERR_INVALID_ARGUMENT for other names.
+ReduceKind reduce_kind(const std::string& name);
+
+/// The value of a one-row column as a literal node of its exact dtype.
+expr::NodeSpec literal_node(const ColumnPtr& one);
+
+}  // namespace gpudf::exec

@@ -1,0 +1,47 @@
+// Hash join: the key columns materialised and promoted to common dtypes, gather maps from the
+// hash join (ops/join), and every output column of either side passed through the maps
+// (composed, not moved: only the columns a later operator or the result reads are gathered).
+// Outer joins' coalesced keys are built from both sides' keys.
+#include "core/error.hpp"
+#include "exec/operators.hpp"
+
+namespace gpudf::exec {
+
+Relation run_join(const PlanNode& node, const Relation& left, const Relation& right) {
+  const JoinSpec& j = node.join;
+  GPUDF_EXPECTS(j.left_on.size() == j.right_on.size(), InvalidArgument, "join: key counts differ");
+  std::vector<ColumnPtr> lk, rk;
+  for (const std::string& n : j.left_on) lk.push_back(left.cell(n)->values());
+  for (const std::string& n : j.right_on) rk.push_back(right.cell(n)->values());
+  JoinMaps maps;
+  if (j.how == JoinHow::Cross) {
+    maps = cross_maps(left.device(), left.height(), right.height());
+  } else {
+    promote_join_keys(lk, rk);
+    std::vector<ColumnView> lv, rv;
+    for (const ColumnPtr& c : lk) lv.push_back(c->view());
+    for (const ColumnPtr& c : rk) rv.push_back(c->view());
+    maps = join_maps(lv, rv, j.how, j.nulls_equal, j.order);
+  }
+  const int64_t rows = maps.left->size();
+  Relation l = left.take(maps.left, maps.left_has_missing);
+  Relation r = maps.right ? right.take(maps.right, maps.right_has_missing) : Relation(right.device(), rows);
+  Relation out(left.device(), rows);
+  for (const JoinOutput& o : j.outputs) {
+    switch (o.from) {
+      case JoinOutput::From::Left: out.add(o.name, l.cell(o.column)); break;
+      case JoinOutput::From::Right:
+        GPUDF_EXPECTS(maps.right != nullptr, InvalidArgument, "join: a semi/anti join has no right columns");
+        out.add(o.name, r.cell(o.column));
+        break;
+      case JoinOutput::From::Key:
+        GPUDF_EXPECTS(o.key >= 0 && size_t(o.key) < lk.size() && maps.right != nullptr, InvalidArgument,
+                      "join: bad coalesced key");
+        out.add(o.name, coalesce_keys(lk[size_t(o.key)]->view(), rk[size_t(o.key)]->view(), maps));
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace gpudf::exec

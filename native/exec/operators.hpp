@@ -1,0 +1,25 @@
+// The physical operators, one file each. Each takes its node and its inputs' relations and
+// returns its output relation; none moves a column it only passes through (see relation.hpp).
+#pragma once
+
+#include <vector>
+
+#include "exec/plan.hpp"
+#include "exec/relation.hpp"
+
+namespace gpudf::exec {
+
+Relation run_scan(const PlanNode& node, const Plan& plan, Device& device);
+Relation run_csv_scan(const PlanNode& node, Device& device);
+Relation run_filter(const PlanNode& node, const Relation& in);
+Relation run_project(const PlanNode& node, const Relation& in);
+Relation run_aggregate(const PlanNode& node, const Relation& in);
+Relation run_join(const PlanNode& node, const Relation& left, const Relation& right);
+Relation run_sort(const PlanNode& node, const Relation& in);
+Relation run_slice(const PlanNode& node, const Relation& in);
+Relation run_top_k(const PlanNode& node, const Relation& in);
+Relation run_group_slice(const PlanNode& node, const Relation& in);
+Relation run_unique(const PlanNode& node, const Relation& in);
+Relation run_union(const PlanNode& node, const std::vector<const Relation*>& inputs);
+
+}  // namespace gpudf::exec
