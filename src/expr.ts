@@ -43,6 +43,7 @@ export interface SerializedNode {
   dtype?: number;
   params?: number[];
   list?: LiteralValue[];
+  agg?: { kind: AggKind; ddof: number; q: number };
 }
 
 function isLiteralValue(v: unknown): v is LiteralValue {
@@ -459,6 +460,7 @@ export function serializeExpr(root: ExprNode): SerializedNode[] {
     if (n.dtype !== undefined) s.dtype = n.dtype;
     if (n.params !== undefined) s.params = [...n.params];
     if (n.list !== undefined) s.list = [...n.list];
+    if (n.agg !== undefined) s.agg = { ...n.agg };
     out.push(s);
     index.set(n, out.length - 1);
     return out.length - 1;

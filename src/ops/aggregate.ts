@@ -132,7 +132,4 @@ export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => 
   return visit(root);
 }
 
-/** True when the tree holds an aggregation. */
-export function hasAggregates(node: ExprNode): boolean {
-  return node.op === "agg" || node.args.some(hasAggregates);
-}
+export { hasAggregates } from "../expr_tree.js";

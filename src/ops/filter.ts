@@ -2,8 +2,8 @@
  * filter / dropNulls / fillNull: a predicate evaluated natively to a bool column, then every
  * column stream-compacted natively; fillNull is a per-column fillNull expression.
  */
-import { dtypeOfId, valueKindOf, type ValueKind } from "../dtypes.js";
-import { DtypeError, InvalidArgumentError } from "../errors.js";
+import { dtypeOfId, valueKindOf, type DType, type ValueKind } from "../dtypes.js";
+import { ColumnNotFoundError, DtypeError, InvalidArgumentError } from "../errors.js";
 import { col, Expr, lit, type LiteralValue } from "../expr.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
@@ -57,24 +57,32 @@ function kindOfValue(v: unknown): ValueKind | undefined {
 }
 
 /**
- * fillNull(value): every column whose values are of the value's kind (number, string, boolean,
- * Date) gets col.fillNull(value); other columns are left unchanged. fillNull({ col: value }):
- * exactly the named columns; an incompatible value is a DtypeError (raised natively).
+ * Which columns fillNull(value) fills and with what: every column whose values are of the
+ * value's kind (number, string, boolean, Date) for a single value; exactly the named columns
+ * for a { col: value } object (an incompatible value there is a DtypeError, raised natively).
  */
-export function fillNull(frame: FrameParts, value: LiteralValue | Record<string, LiteralValue>): FrameResult {
+export function fillNullTargets(names: readonly string[], dtypes: readonly DType[], value: LiteralValue | Record<string, LiteralValue>): Map<number, LiteralValue> {
   const targets = new Map<number, LiteralValue>();
   if (value !== null && typeof value === "object" && !(value instanceof Date)) {
     for (const [name, v] of Object.entries(value)) {
       if (kindOfValue(v) === undefined && v !== null) throw new InvalidArgumentError(`fillNull: unsupported value for "${name}"`);
-      targets.set(columnIndex(frame, name), v);
+      const i = names.indexOf(name);
+      if (i < 0) throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${names.join(", ")}`);
+      targets.set(i, v);
     }
   } else {
     const kind = kindOfValue(value);
     if (kind === undefined && value !== null) throw new InvalidArgumentError("fillNull expects a value or a { column: value } object");
-    frame.columns.forEach((h, i) => {
-      if (kind !== undefined && valueKindOf(dtypeOfId(h.typeId)) === kind) targets.set(i, value);
+    dtypes.forEach((d, i) => {
+      if (kind !== undefined && valueKindOf(d) === kind) targets.set(i, value);
     });
   }
+  return targets;
+}
+
+/** fillNull: the columns fillNullTargets picks get col.fillNull(value); the others are shared. */
+export function fillNull(frame: FrameParts, value: LiteralValue | Record<string, LiteralValue>): FrameResult {
+  const targets = fillNullTargets(frame.names, frame.columns.map((h) => dtypeOfId(h.typeId)), value);
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
     const columns = frame.columns.map((h, i) => {

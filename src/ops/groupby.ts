@@ -7,13 +7,15 @@
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
-import { col, Expr, len, outputName, serializeExpr, type ExprNode, type LiteralValue } from "../expr.js";
+import { col, Expr, len, outputName, serializeExpr, type ExprNode } from "../expr.js";
+import { nodeKey } from "../expr_tree.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
 import { checkTopK, topKRows, type TopKBy } from "./top_k.js";
+import type { GroupVerbs } from "./verbs.js";
 
 /** A grouping key: a column name or an expression (named by its output name). */
 export type GroupKey = string | Expr;
@@ -76,54 +78,27 @@ function evaluateOver(frame: FrameParts, node: ExprNode): ColumnHandle {
   return evaluate(frame, new Expr(node), frame.height);
 }
 
-/** A literal's identity for deduplication (bigint, -0, Date and string kept apart). */
-function literalKey(v: LiteralValue | undefined): string {
-  if (v === undefined) return "u";
-  if (v === null) return "null";
-  if (typeof v === "bigint") return `${v}n`;
-  if (typeof v === "number") return Object.is(v, -0) ? "-0" : String(v);
-  if (v instanceof Date) return `D${v.getTime()}`;
-  return JSON.stringify(v);
-}
-
-/** A structural key of a subtree: equal keys compute the same column. */
-function nodeKey(node: ExprNode, memo: Map<ExprNode, string>): string {
-  const seen = memo.get(node);
-  if (seen !== undefined) return seen;
-  const parts = [
-    node.op,
-    node.name === undefined ? "" : JSON.stringify(node.name),
-    "value" in node ? literalKey(node.value) : "",
-    String(node.dtype ?? ""),
-    (node.params ?? []).join(","),
-    (node.list ?? []).map(literalKey).join(","),
-    node.agg ? `${node.agg.kind}/${node.agg.ddof}/${node.agg.q}` : "",
-  ];
-  const key = `${parts.join("|")}(${node.args.map((a) => nodeKey(a, memo)).join(";")})`;
-  memo.set(node, key);
-  return key;
-}
-
 /** One distinct aggregation: its kind and options, and its input subtrees. */
-interface Slot {
+export interface Slot {
   agg: AggSpec;
   inputs: readonly ExprNode[];
 }
 
 /** The aggregations of agg(), deduplicated, and each output rewritten over the slots. */
-interface Plan {
+export interface AggregationPlan {
   slots: Slot[];
   outputs: { name: string; node: ExprNode }[];
 }
 
-const slotName = (i: number): string => `__gpudf_agg_${i}`;
+/** The per-group column of slot i (native/exec/aggregate.cpp reads the same names). */
+export const slotName = (i: number): string => `__gpudf_agg_${i}`;
 
 /**
  * Each aggregation node becomes a column reference to its slot (a per-group column); equal
  * aggregations share a slot. A column read outside any aggregation is refused (it has no single
  * value per group).
  */
-function planAggregations(exprs: readonly Expr[]): Plan {
+export function planAggregations(exprs: readonly { readonly outputName: string; readonly node: ExprNode }[]): AggregationPlan {
   const slots: Slot[] = [];
   const bySignature = new Map<string, number>();
   const memo = new Map<ExprNode, string>();
@@ -157,13 +132,13 @@ function planAggregations(exprs: readonly Expr[]): Plan {
 }
 
 /** A per-group output that is one slot, possibly renamed: shared instead of re-evaluated. */
-function plainSlot(node: ExprNode): string | undefined {
+export function plainSlot(node: ExprNode): string | undefined {
   const inner = node.op === "alias" ? node.args[0] : node;
   return inner?.op === "col" ? inner.name : undefined;
 }
 
 /** The dtypes a shortcut's kind accepts (others are skipped by the shortcut). */
-function shortcutAccepts(kind: "sum" | "mean" | "min" | "max" | "count", dtype: DType): boolean {
+export function shortcutAccepts(kind: "sum" | "mean" | "min" | "max" | "count", dtype: DType): boolean {
   if (kind === "sum" || kind === "mean") return valueKindOf(dtype) === "number" || dtype === "bool";
   return true;
 }
@@ -176,7 +151,7 @@ function shortcutAccepts(kind: "sum" | "mean" | "min" | "max" | "count", dtype: 
  * import { col, len } from "gpudf";
  * df.groupBy("city").agg(col("fare").sum(), col("fare").mean().alias("avg"), len());
  */
-export class GroupBy {
+export class GroupBy implements GroupVerbs<DataFrame> {
   readonly #frame: () => FrameParts;
   readonly #wrap: (result: FrameResult) => DataFrame;
   readonly #keys: readonly GroupKey[];

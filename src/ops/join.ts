@@ -6,7 +6,7 @@
 import { ensureDevice } from "../device.js";
 import { InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { checkUniqueNames, disposeOnError, type FrameParts, type FrameResult } from "./frame.js";
+import { checkUniqueNames, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex } from "./select.js";
 
 /** The kinds of join (Polars' names). */
@@ -67,7 +67,7 @@ function flag(value: unknown, fallback: boolean, what: string): boolean {
 }
 
 /** Fully resolved join options. */
-interface Resolved {
+export interface Resolved {
   how: JoinHow;
   leftOn: string[];
   rightOn: string[];
@@ -112,62 +112,90 @@ function resolve(opts: unknown): Resolved {
   };
 }
 
+/** One output column of a join: a column of a side (by index) or the coalesced key of pair `index`. */
+export interface JoinColumn {
+  from: "left" | "right" | "key";
+  index: number;
+  name: string;
+}
+
+/** Where each output column of a join comes from, and the resolved options. */
+export interface JoinLayout {
+  options: Resolved;
+  leftKeys: number[];
+  rightKeys: number[];
+  outputs: JoinColumn[];
+}
+
 /**
- * The joined frame's names and new handles. Output columns: the left frame's columns, then the
- * right frame's; with coalesced keys the right keys are left out (a right join leaves out the
- * left keys instead, and its keys sit where the right frame has them); semi/anti keep the left
- * columns only. Right names that clash with a left output name get `suffix`.
+ * The joined frame's columns. Output columns: the left frame's columns, then the right frame's;
+ * with coalesced keys the right keys are left out (a right join leaves out the left keys
+ * instead, and its keys sit where the right frame has them); semi/anti keep the left columns
+ * only. Right names that clash with a left output name get `suffix`. Shared by the eager join
+ * and the lazy engine's plan.
  */
-export function joinFrames(left: FrameParts, right: FrameParts, opts: unknown): FrameResult {
+export function joinLayout(leftNames: readonly string[], rightNames: readonly string[], opts: unknown): JoinLayout {
   const o = resolve(opts);
+  const left: FrameParts = { names: leftNames, columns: [], height: 0 };
+  const right: FrameParts = { names: rightNames, columns: [], height: 0 };
   const lk = o.leftOn.map((n) => columnIndex(left, n));
   const rk = o.rightOn.map((n) => columnIndex(right, n));
   const keyed = o.how !== "cross" && o.how !== "semi" && o.how !== "anti";
   const coalesce = keyed && o.coalesce;
-  // Which columns of each side are gathered; with coalesce the kept side's keys are replaced.
   const dropLeft = coalesce && o.how === "right" ? new Set(lk) : new Set<number>();
   const dropRight = coalesce && o.how !== "right" ? new Set(rk) : new Set<number>();
-  const leftCols = left.names.map((_, i) => i).filter((i) => !dropLeft.has(i));
-  const rightCols = o.how === "semi" || o.how === "anti" ? [] : right.names.map((_, i) => i).filter((i) => !dropRight.has(i));
   // Key slots that take the coalesced key: (side, column index) -> key number.
   const keyAt = new Map<string, number>();
   if (coalesce) (o.how === "right" ? rk : lk).forEach((c, k) => keyAt.set(`${o.how === "right" ? "r" : "l"}${c}`, k));
+  const outputs: JoinColumn[] = [];
+  const place = (side: "l" | "r", i: number, name: string): JoinColumn => {
+    const k = keyAt.get(`${side}${i}`);
+    return k !== undefined ? { from: "key", index: k, name } : { from: side === "l" ? "left" : "right", index: i, name };
+  };
+  leftNames.forEach((n, i) => {
+    if (!dropLeft.has(i)) outputs.push(place("l", i, n));
+  });
+  const leftOut = new Set(outputs.map((c) => c.name));
+  if (o.how !== "semi" && o.how !== "anti") {
+    rightNames.forEach((n, i) => {
+      if (!dropRight.has(i)) outputs.push(place("r", i, leftOut.has(n) ? n + o.suffix : n));
+    });
+  }
+  checkUniqueNames(
+    outputs.map((c) => c.name),
+    " in the join result (choose another `suffix`)",
+  );
+  return { options: { ...o, coalesce }, leftKeys: lk, rightKeys: rk, outputs };
+}
 
+/** The join's native codes: how and maintainOrder as the enum indices of ops/join/join.hpp. */
+export function joinCodes(o: Resolved): { how: number; order: number } {
+  return { how: HOW_CODES[o.how], order: ORDER_CODES[o.order] };
+}
+
+/** The joined frame's names and new handles (see joinLayout). */
+export function joinFrames(left: FrameParts, right: FrameParts, opts: unknown): FrameResult {
+  const layout = joinLayout(left.names, right.names, opts);
+  const o = layout.options;
+  const leftCols = layout.outputs.filter((c) => c.from === "left").map((c) => c.index);
+  const rightCols = layout.outputs.filter((c) => c.from === "right").map((c) => c.index);
   ensureDevice();
   const out = native.join(
-    lk.map((i) => left.columns[i] as ColumnHandle),
-    rk.map((i) => right.columns[i] as ColumnHandle),
-    leftCols.filter((i) => !keyAt.has(`l${i}`)).map((i) => left.columns[i] as ColumnHandle),
-    rightCols.filter((i) => !keyAt.has(`r${i}`)).map((i) => right.columns[i] as ColumnHandle),
+    layout.leftKeys.map((i) => left.columns[i] as ColumnHandle),
+    layout.rightKeys.map((i) => right.columns[i] as ColumnHandle),
+    leftCols.map((i) => left.columns[i] as ColumnHandle),
+    rightCols.map((i) => right.columns[i] as ColumnHandle),
     left.height,
     right.height,
     HOW_CODES[o.how],
     o.nullsEqual,
     ORDER_CODES[o.order],
-    coalesce,
+    o.coalesce,
   );
-  const made = [...out.keys, ...out.left, ...out.right];
-  return disposeOnError(made, () => {
-    const names: string[] = [];
-    const columns: ColumnHandle[] = [];
-    let li = 0;
-    let ri = 0;
-    const take = (side: "l" | "r", i: number): ColumnHandle => {
-      const k = keyAt.get(`${side}${i}`);
-      if (k !== undefined) return out.keys[k] as ColumnHandle;
-      return (side === "l" ? out.left[li++] : out.right[ri++]) as ColumnHandle;
-    };
-    for (const i of leftCols) {
-      names.push(left.names[i] as string);
-      columns.push(take("l", i));
-    }
-    const leftNames = new Set(names);
-    for (const i of rightCols) {
-      const n = right.names[i] as string;
-      names.push(leftNames.has(n) ? n + o.suffix : n);
-      columns.push(take("r", i));
-    }
-    checkUniqueNames(names, " in the join result (choose another `suffix`)");
-    return { names, columns };
-  });
+  let li = 0;
+  let ri = 0;
+  const columns = layout.outputs.map((c) =>
+    (c.from === "key" ? out.keys[c.index] : c.from === "left" ? out.left[li++] : out.right[ri++]) as ColumnHandle,
+  );
+  return { names: layout.outputs.map((c) => c.name), columns };
 }
