@@ -28,6 +28,8 @@ import { joinFrames, type JoinOptions } from "./ops/join.js";
 import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
 import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 import { frameTopK, type TopKBy } from "./ops/top_k.js";
+import type { FrameVerbs } from "./ops/verbs.js";
+import { lazyOf, type LazyFrame } from "./lazy/lazy_frame.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -45,7 +47,7 @@ let partsOf: (df: DataFrame) => { names: string[]; handles: ColumnHandle[] };
  * df.dtypes;  // ["utf8", "float64"]
  * console.log(df.head(2).toString());
  */
-export class DataFrame {
+export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   #names: string[] = [];
   #columns: ColumnHandle[] = [];
   #height = 0;
@@ -318,6 +320,23 @@ export class DataFrame {
     return this.slice(0, rowCount(n));
   }
 
+  /** The first n rows (as head). @example df.limit(10) */
+  limit(n = 5): DataFrame {
+    return this.head(n);
+  }
+
+  /**
+   * A LazyFrame over this frame: verbs then build a plan, optimised and run natively as a whole
+   * by `collect()`.
+   *
+   * @example
+   * const out = await df.lazy().filter(col("fare").gt(0)).groupBy("city").agg(col("fare").sum()).collect();
+   */
+  lazy(): LazyFrame {
+    this.#live();
+    return lazyOf(this);
+  }
+
   /** The last n rows (all when n > height). */
   tail(n = 5): DataFrame {
     this.#live();
@@ -533,6 +552,12 @@ export class DataFrame {
   [inspect.custom](): string {
     return this.#disposed ? "DataFrame (disposed)" : this.toString();
   }
+}
+
+/** @internal A frame's names, live handles (borrowed) and height (the lazy engine's scans). */
+export function framePartsOf(df: DataFrame): { names: string[]; handles: ColumnHandle[]; height: number } {
+  const p = partsOf(df);
+  return { ...p, height: df.height };
 }
 
 /** @internal A frame owning these native columns (used by the readers). */

@@ -6,7 +6,13 @@
  * const df = new DataFrame({ a: [1, 2, 3], s: ["x", null, "z"] });
  * console.log(device().name, df.toString());
  */
-export { DataFrame, fromArrow, concat, type ColumnInput } from "./dataframe.js";
+export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
+export { concat } from "./concat.js";
+export { LazyFrame, type ExplainOptions } from "./lazy/lazy_frame.js";
+export { LazyGroupBy } from "./lazy/lazy_groupby.js";
+export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";
+export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
+export type { OptimizationFlags } from "./lazy/optimizer/index.js";
 export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";

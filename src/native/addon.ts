@@ -173,6 +173,45 @@ export interface NativeAddon {
    * best first; nulls after every value, ties in row order (native/ops/groupby/group_top.hpp).
    */
   groupTopRows(groups: ColumnHandle, count: number, by: ColumnHandle, n: number, largest: boolean): ColumnHandle;
+
+  // query engine (native/exec, native/bindings/exec.cpp)
+  /** Runs a physical plan (src/lazy/lower.ts) off the JS thread. */
+  execute(nodes: NativePlanNode[], frames: NativePlanFrame[], profile: boolean): Promise<NativeExecResult>;
+  /** execute on the calling thread. */
+  executeSync(nodes: NativePlanNode[], frames: NativePlanFrame[], profile: boolean): NativeExecResult;
+  /** The dtype id of an expression over columns `names` of dtype ids `typeIds` (aggregations typed too). */
+  exprType(nodes: SerializedNode[], names: string[], typeIds: number[]): number;
+  /** The dtype id a join key pair of these dtype ids is compared in (DtypeError when none). */
+  keySupertype(a: number, b: number): number;
+}
+
+/** One node of a physical plan: `kind`, its inputs (earlier nodes) and its kind's fields. */
+export interface NativePlanNode {
+  kind: string;
+  inputs: number[];
+  label: string;
+  [field: string]: unknown;
+}
+
+/** An in-memory input of a plan. */
+export interface NativePlanFrame {
+  columns: ColumnHandle[];
+  rows: number;
+}
+
+export interface NativeOperatorProfile {
+  name: string;
+  rowsIn: number;
+  rowsOut: number;
+  startNs: number;
+  endNs: number;
+}
+
+export interface NativeExecResult {
+  names: string[];
+  columns: ColumnHandle[];
+  rows: number;
+  profile: NativeOperatorProfile[];
 }
 
 function findAddon(): string {

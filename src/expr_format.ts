@@ -1,0 +1,55 @@
+/**
+ * Expressions as text, in the API's own spelling: `col("fare").mul(1.1).alias("usd")`. Used by
+ * Expr.toString and by the lazy engine's plan printing (explain).
+ */
+import { dtypeOfId } from "./dtypes.js";
+import type { ExprNode, LiteralValue } from "./expr.js";
+
+function literalText(v: LiteralValue | undefined): string {
+  if (v === undefined || v === null) return "null";
+  if (typeof v === "bigint") return `${v}n`;
+  if (typeof v === "string") return JSON.stringify(v);
+  if (v instanceof Date) return `Date(${JSON.stringify(v.toISOString())})`;
+  return String(v);
+}
+
+const INFIX: Record<string, string> = {
+  add: "+", sub: "-", mul: "*", div: "/", floorDiv: "//", mod: "%", pow: "**",
+  eq: "==", neq: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", and: "&", or: "|", xor: "^",
+};
+
+/** The expression as text. Binary operators print infix, parenthesised; the rest as methods. */
+export function formatExpr(node: ExprNode): string {
+  const a = node.args.map(formatExpr);
+  const recv = (): string => a[0] ?? "";
+  switch (node.op) {
+    case "col":
+      return `col(${JSON.stringify(node.name)})`;
+    case "lit":
+      return node.dtype === undefined ? `lit(${literalText(node.value)})` : `lit(${literalText(node.value)}, "${dtypeOfId(node.dtype)}")`;
+    case "alias":
+      return `${recv()}.alias(${JSON.stringify(node.name)})`;
+    case "cast":
+      return `${recv()}.cast("${dtypeOfId(node.dtype as number)}")`;
+    case "agg": {
+      const kind = node.agg?.kind ?? "?";
+      if (kind === "len" && a.length === 0) return "len()";
+      if (kind === "corr" || kind === "cov") return `${kind}(${a.join(", ")})`;
+      const extra = kind === "quantile" ? String(node.agg?.q) : (kind === "std" || kind === "var") && node.agg?.ddof !== 1 ? String(node.agg?.ddof) : "";
+      return `${recv()}.${kind}(${extra})`;
+    }
+    case "when": {
+      let out = "";
+      for (let i = 0; i + 1 < a.length; i += 2) out += `${i === 0 ? "when" : ".when"}(${a[i]}).then(${a[i + 1]})`;
+      return `${out}.otherwise(${a[a.length - 1]})`;
+    }
+    case "isIn":
+      return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
+    default: {
+      const infix = INFIX[node.op];
+      if (infix !== undefined && a.length === 2) return `(${a[0]} ${infix} ${a[1]})`;
+      const params = [...a.slice(1), ...(node.params ?? []).map(String), ...("value" in node && node.op.startsWith("str.") ? [literalText(node.value)] : [])];
+      return `${recv()}.${node.op}(${params.join(", ")})`;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Sources read in JS before a plan runs (Parquet and Arrow IPC files, until their readers are
+ * native): each such scan is read with its projection and becomes a scan of the frame read.
+ * CSV scans and in-memory frames go to native as they are.
+ */
+import type { DataFrame } from "../dataframe.js";
+import { readIPC, readIPCSync } from "../io/ipc.js";
+import { readParquet } from "../io/parquet.js";
+import { InvalidArgumentError } from "../errors.js";
+import { inputsOf, withInputs, type LogicalPlan, type ScanNode } from "./plan.js";
+
+export interface ReadyPlan {
+  plan: LogicalPlan;
+  /** Releases the frames read for this run. */
+  dispose: () => void;
+}
+
+function fileScans(plan: LogicalPlan, out: Set<ScanNode> = new Set()): Set<ScanNode> {
+  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc")) out.add(plan);
+  for (const p of inputsOf(plan)) fileScans(p, out);
+  return out;
+}
+
+function replaceScans(plan: LogicalPlan, read: Map<ScanNode, DataFrame>, memo: Map<LogicalPlan, LogicalPlan> = new Map()): LogicalPlan {
+  const seen = memo.get(plan);
+  if (seen) return seen;
+  let out: LogicalPlan;
+  if (plan.kind === "scan" && read.has(plan)) {
+    const df = read.get(plan) as DataFrame;
+    out = { ...plan, source: { type: "frame", frame: df }, sourceSchema: plan.schema, columns: [...plan.columns] };
+  } else {
+    out = withInputs(plan, inputsOf(plan).map((p) => replaceScans(p, read, memo)));
+  }
+  memo.set(plan, out);
+  return out;
+}
+
+function ready(plan: LogicalPlan, read: Map<ScanNode, DataFrame>): ReadyPlan {
+  return { plan: replaceScans(plan, read), dispose: () => read.forEach((df) => df.dispose()) };
+}
+
+/** The plan with its file scans read (asynchronously). */
+export async function readSources(plan: LogicalPlan): Promise<ReadyPlan> {
+  const read = new Map<ScanNode, DataFrame>();
+  try {
+    for (const scan of fileScans(plan)) {
+      const src = scan.source as { type: "parquet" | "ipc"; path: string };
+      const df = src.type === "parquet" ? await readParquet(src.path, { columns: [...scan.columns] }) : await readIPC(src.path);
+      read.set(scan, src.type === "ipc" ? selectOwned(df, scan.columns) : df);
+    }
+  } catch (e) {
+    read.forEach((df) => df.dispose());
+    throw e;
+  }
+  return ready(plan, read);
+}
+
+/** readSources on the calling thread (IPC only: Parquet is read asynchronously). */
+export function readSourcesSync(plan: LogicalPlan): ReadyPlan {
+  const read = new Map<ScanNode, DataFrame>();
+  try {
+    for (const scan of fileScans(plan)) {
+      if (scan.source.type === "parquet") throw new InvalidArgumentError("collectSync cannot read Parquet files yet; use collect()");
+      read.set(scan, selectOwned(readIPCSync((scan.source as { path: string }).path), scan.columns));
+    }
+  } catch (e) {
+    read.forEach((df) => df.dispose());
+    throw e;
+  }
+  return ready(plan, read);
+}
+
+function selectOwned(df: DataFrame, columns: readonly string[]): DataFrame {
+  try {
+    return df.select([...columns]);
+  } finally {
+    df.dispose();
+  }
+}
