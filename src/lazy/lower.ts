@@ -170,6 +170,7 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
       throw new InternalError(`a ${src.type} scan must be read before lowering`);
     }
     node.names = [...plan.columns];
+    node.label = describeNode({ ...plan, predicate: null, nRows: null });
     // A scan's rows: the source's first nRows, then those where the predicate holds.
     let at = nodes.push(node) - 1;
     if (plan.nRows !== null && src.type !== "csv") {

@@ -66,8 +66,8 @@ export function aggregateGroupsMany(
 /** A literal node of one int32 zero: broadcast, the group ids of "one group". */
 const ZERO_GROUP: ExprNode = { op: "lit", args: [], value: 0, dtype: typeIdOf("int32") };
 
-/** The one value of a one-row column as a literal node (temporal values as raw ticks). */
-function literalOf(one: ColumnHandle): ExprNode {
+/** The one value of a one-row column as a literal node of its dtype (temporal values as raw ticks). */
+export function literalOf(one: ColumnHandle): ExprNode {
   const dtype = dtypeOfId(one.typeId);
   let value: LiteralValue;
   if (dtype === "date32" || dtype.startsWith("timestamp")) {

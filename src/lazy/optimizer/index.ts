@@ -5,6 +5,13 @@
  */
 import { InvalidArgumentError } from "../../errors.js";
 import type { LogicalPlan } from "../plan.js";
+import { commonSubexpressions } from "./common_subexpressions.js";
+import { mergeFilters } from "./merge_filters.js";
+import { mergeProjections } from "./merge_projections.js";
+import { predicatePushdown } from "./predicate_pushdown.js";
+import { projectionPushdown } from "./projection_pushdown.js";
+import { simplify } from "./simplify.js";
+import { slicePushdown } from "./slice_pushdown.js";
 
 /** The rules, each on by default. */
 export interface OptimizationFlags {
@@ -15,13 +22,22 @@ export interface OptimizationFlags {
   projectionPushdown: boolean;
   slicePushdown: boolean;
   commonSubexpressions: boolean;
-  joinSide: boolean;
 }
 
 /** A rule: a plan in, an equivalent plan out. */
 export type Rule = (plan: LogicalPlan) => LogicalPlan;
 
-const RULES: [keyof OptimizationFlags, Rule][] = [];
+/** In order: each rule runs on what the rules before it left. */
+const RULES: [keyof OptimizationFlags, Rule][] = [
+  ["simplify", simplify],
+  ["mergeFilters", mergeFilters],
+  ["predicatePushdown", predicatePushdown],
+  ["mergeFilters", mergeFilters],
+  ["mergeProjections", mergeProjections],
+  ["projectionPushdown", projectionPushdown],
+  ["slicePushdown", slicePushdown],
+  ["commonSubexpressions", commonSubexpressions],
+];
 
 /** Every flag resolved (unknown names are an error, so a typo does not silently keep a rule on). */
 export function resolveFlags(given: Partial<OptimizationFlags> | undefined): OptimizationFlags {
@@ -33,7 +49,6 @@ export function resolveFlags(given: Partial<OptimizationFlags> | undefined): Opt
     projectionPushdown: true,
     slicePushdown: true,
     commonSubexpressions: true,
-    joinSide: true,
   };
   if (given === undefined) return flags;
   if (given === null || typeof given !== "object") throw new InvalidArgumentError("optimizations must be an object");

@@ -1,0 +1,15 @@
+/**
+ * mergeFilters: consecutive filters become one, their predicates joined with AND (a row passes
+ * both filters exactly when both predicates are true; null counts as false either way).
+ */
+import { filterNode, type LogicalPlan } from "../plan.js";
+import { andAll } from "./predicates.js";
+import { mapPlan } from "./walk.js";
+
+export function mergeFilters(plan: LogicalPlan): LogicalPlan {
+  return mapPlan(plan, (p) => {
+    if (p.kind !== "filter" || p.input.kind !== "filter") return p;
+    const inner = p.input;
+    return filterNode(inner.input, andAll([inner.predicate, p.predicate]));
+  });
+}
