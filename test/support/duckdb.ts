@@ -60,10 +60,21 @@ export async function duckdbTable(
   dtypes: Record<string, DType>,
 ): Promise<DuckDBConnection> {
   const conn = await duckdbConnection();
+  await duckdbAddTable(conn, "t", columns, dtypes);
+  return conn;
+}
+
+/** Adds table `name` with the given columns to a connection. */
+export async function duckdbAddTable(
+  conn: DuckDBConnection,
+  name: string,
+  columns: Record<string, unknown[]>,
+  dtypes: Record<string, DType>,
+): Promise<void> {
   const names = Object.keys(columns);
   const ddl = names.map((n) => `"${n}" ${SQL_TYPES[dtypes[n] as DType]}`).join(", ");
-  await conn.run(`CREATE TABLE t (${ddl})`);
-  const ap = await conn.createAppender("t");
+  await conn.run(`CREATE TABLE ${name} (${ddl})`);
+  const ap = await conn.createAppender(name);
   const rows = names.length ? (columns[names[0] as string] as unknown[]).length : 0;
   for (let i = 0; i < rows; i++) {
     for (const n of names) append(ap, dtypes[n] as DType, (columns[n] as unknown[])[i]);
@@ -71,7 +82,6 @@ export async function duckdbTable(
   }
   ap.flushSync();
   ap.closeSync();
-  return conn;
 }
 
 /** Rows of a query as JS objects (BIGINT as bigint, DOUBLE as number, NULL as null). */
