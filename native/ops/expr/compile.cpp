@@ -1,5 +1,6 @@
 // Compiling a serialised expression tree into a typed Program: names resolved, dtypes decided
 // (typing.cpp), casts inserted so arithmetic sees operands of one dtype, misuse rejected.
+#include <cmath>
 #include <map>
 
 #include "core/error.hpp"
@@ -143,11 +144,26 @@ class Compiler {
     return node_val(add(op, t, {x, y}));
   }
 
+  /// True for a Date literal (not emitted yet) that is exactly a value of temporal dtype t.
+  static bool exact_temporal(const Val& v, TypeId t) {
+    if (!v.literal || v.node >= 0 || v.value.kind != LiteralSpec::Kind::Date || !std::isfinite(v.value.number)) return false;
+    bool ok = true;
+    Slot ms{};
+    ms.i = int64_t(v.value.number);
+    const Slot x = cast_value(ms, TypeId::TimestampMs, t, ok);
+    const Slot back = cast_value(x, t, TypeId::TimestampMs, ok);
+    return ok && back.i == ms.i;
+  }
+
   Val compare(const NodeSpec& s, Op op) {
     Val a = arg(s, 0), b = arg(s, 1);
     auto [ta, tb] = pair_types(s.op, a, b, true);
     TypeId ca = ta, cb = tb;
-    if (is_temporal_type(ta) && is_temporal_type(tb)) {
+    if (is_temporal_type(ta) && is_temporal_type(tb) && ta != tb) {
+      // A Date literal that is exactly a value of the other side's unit is compared in that
+      // unit (the column is read as it is, not cast row by row); the result is the same.
+      if (exact_temporal(b, ta)) return node_val(add(op, TypeId::Bool, {as(a, ta), emit_literal(b.value, ta)}));
+      if (exact_temporal(a, tb)) return node_val(add(op, TypeId::Bool, {emit_literal(a.value, tb), as(b, tb)}));
       ca = cb = *value_supertype(ta, tb);
     } else {
       bool fine = (is_numeric(ta) && is_numeric(tb)) || (is_string(ta) && is_string(tb)) ||

@@ -99,7 +99,7 @@ bool fusable_compare(const ProgramView& view, const Node& nd) {
   if (a.op != Op::Column || b.op != Op::Literal || b.p1 != 0) return false;
   const Lane la = lane_of(a.type), lb = lane_of(b.type);
   if (la != lb) return false;
-  return la == Lane::Int || (la == Lane::String && (nd.op == Op::Eq || nd.op == Op::Neq));
+  return la == Lane::Int || la == Lane::Float || (la == Lane::String && (nd.op == Op::Eq || nd.op == Op::Neq));
 }
 
 Fusion plan_fusion(const ProgramView& view) {
@@ -151,6 +151,14 @@ struct CompareColumnLiteral {
         out[r].i = O == Op::Eq ? eq : !eq;
         out[r].n = 0;
       }
+    } else if constexpr (std::is_floating_point_v<S>) {
+      // cmp_f64's order (NaN equal to NaN and above every number), as compare_values.
+      const S* v = c.values<S>() + begin;
+      const double l = lit.f;
+      for (int64_t r = 0; r < count; ++r) {
+        out[r].i = holds<O>(int64_t(cmp_f64(double(v[r]), l)), 0);
+        out[r].n = 0;
+      }
     } else {
       const S* v = c.values<S>() + begin;
       const int64_t l = lit.i;
@@ -166,8 +174,8 @@ struct CompareColumnLiteral {
   template <TypeId T>
   void operator()(Op op, const ColumnView& c, int64_t begin, int64_t count, const Slot& lit, Slot* out,
                   uint8_t* ok) const {
-    if constexpr (std::is_floating_point_v<storage_t<T>> || T == TypeId::UInt64) {
-      GPUDF_FAIL(Internal, "fused comparison on a non-integer lane");
+    if constexpr (T == TypeId::UInt64) {
+      GPUDF_FAIL(Internal, "fused comparison on the uint64 lane");
     } else {
       switch (op) {
         case Op::Eq: typed<T, Op::Eq>(c, begin, count, lit, out, ok); break;
@@ -180,6 +188,38 @@ struct CompareColumnLiteral {
     }
   }
 };
+
+/// a OP b over a block, one op and one dtype for the whole loop (eval_node's rules: null when
+/// either operand is; floats rounded to float32 for float32 nodes; integers wrap to the dtype).
+template <Op O>
+void arith_typed(TypeId t, const Slot* a, const uint8_t* va, const Slot* b, const uint8_t* vb, int64_t count, Slot* out,
+                 uint8_t* ok) {
+  if (lane_of(t) == Lane::Float) {
+    const bool f32 = t == TypeId::Float32;
+    for (int64_t r = 0; r < count; ++r) {
+      const double x = a[r].f, y = b[r].f;
+      double v = O == Op::Add ? x + y : O == Op::Sub ? x - y : O == Op::Mul ? x * y : x / y;
+      out[r].f = f32 ? double(float(v)) : v;
+      out[r].n = 0;
+    }
+  } else {
+    for (int64_t r = 0; r < count; ++r) {
+      out[r].i = O == Op::Add ? int_add(t, a[r].i, b[r].i) : O == Op::Sub ? int_sub(t, a[r].i, b[r].i) : int_mul(t, a[r].i, b[r].i);
+      out[r].n = 0;
+    }
+  }
+  for (int64_t r = 0; r < count; ++r) ok[r] = va[r] & vb[r];
+}
+
+void arith_block(Op op, TypeId t, const Slot* a, const uint8_t* va, const Slot* b, const uint8_t* vb, int64_t count,
+                 Slot* out, uint8_t* ok) {
+  switch (op) {
+    case Op::Add: arith_typed<Op::Add>(t, a, va, b, vb, count, out, ok); break;
+    case Op::Sub: arith_typed<Op::Sub>(t, a, va, b, vb, count, out, ok); break;
+    case Op::Mul: arith_typed<Op::Mul>(t, a, va, b, vb, count, out, ok); break;
+    default: arith_typed<Op::Div>(t, a, va, b, vb, count, out, ok); break;
+  }
+}
 
 /// CPU block fast paths for the nodes a typical predicate is made of (literals, comparisons,
 /// Kleene and/or); false when the node takes the general per-row step.
@@ -223,6 +263,33 @@ bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* v
         out[r].i = wins ^ (1 - dom);
         out[r].n = 0;
         ok[r] = uint8_t(wins | (int64_t(va[r] != 0) & int64_t(vb[r] != 0)));
+      }
+      return true;
+    }
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: {
+      const Lane lane = lane_of(nd.type);
+      if (lane == Lane::String || lane == Lane::UInt64 || (nd.op == Op::Div && lane != Lane::Float)) return false;
+      arith_block(nd.op, nd.type, operand(0), valid(0), operand(1), valid(1), count, out, ok);
+      return true;
+    }
+    case Op::Not: {
+      const Slot* a = operand(0);
+      const uint8_t* va = valid(0);
+      for (int64_t r = 0; r < count; ++r) {
+        out[r].i = a[r].i == 0;
+        out[r].n = 0;
+        ok[r] = va[r];
+      }
+      return true;
+    }
+    case Op::IsNull:
+    case Op::IsNotNull: {
+      const uint8_t* va = valid(0);
+      const uint8_t want = nd.op == Op::IsNotNull;
+      for (int64_t r = 0; r < count; ++r) {
+        out[r].i = (va[r] != 0) == want;
+        out[r].n = 0;
+        ok[r] = 1;
       }
       return true;
     }
