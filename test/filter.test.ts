@@ -1,8 +1,8 @@
 // filter / dropNulls / fillNull / Series.filter over every dtype and the edge matrix; expected
 // rows are picked in JS from the generated raw columns.
 import { describe, expect, it } from "vitest";
-import { col, DataFrame, fromArrow, lit, Series, type DType } from "../src/index.js";
-import { ALL_DTYPES, diffValues, LENGTHS, makeArrowTable, NULL_PATTERNS, rawColumn, toJsValue } from "./helpers.js";
+import { col, DataFrame, fromArrow, lit, Series, type DType, type Expr } from "../src/index.js";
+import { ALL_DTYPES, diffValues, expectSameFrame, LENGTHS, makeArrowTable, NULL_PATTERNS, rawColumn, toJsValue } from "./helpers.js";
 
 function expected(dt: DType, n: number, nulls: (typeof NULL_PATTERNS)[number], keep: (i: number) => boolean, lo = 0): unknown[] {
   const raw = rawColumn(dt, n, nulls, { dateSafe: true });
@@ -143,4 +143,32 @@ describe("column-vs-literal comparisons (fused on the CPU)", () => {
       expect(want.length).toBeGreaterThan(0);
     });
   }
+});
+
+describe("filter predicates made of ANDed comparisons (the CPU's byte-mask path)", () => {
+  // The same predicate OR false is not such a conjunction, so it takes the general path: both
+  // must keep exactly the same rows.
+  const df = new DataFrame({
+    i: [1, null, 3, 4, 5, -2, 7, null, 9, 10, 3, 3],
+    f: [0.5, Number.NaN, null, 2.5, -1, 0.5, Number.POSITIVE_INFINITY, 3, 0.5, -0, 0, 4],
+    s: ["a", "é", null, "abc", "", "a", "日本", "a", "b", null, "a", "abc"],
+    b: [true, false, null, true, true, false, true, null, true, true, false, true],
+    d: Int32Array.of(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+  });
+  const preds: [string, Expr][] = [
+    ["int range", col("i").gte(3).and(col("i").lt(9))],
+    ["float with NaN", col("f").gt(0.5).and(col("f").neq(4))],
+    ["float equality at 0 and -0", col("f").eq(0).and(col("d").gt(0))],
+    ["NaN equals NaN", col("f").eq(Number.NaN)],
+    ["strings", col("s").eq("a").and(col("i").isNotNull())],
+    ["string neq, empty", col("s").neq("").and(col("s").neq("abc"))],
+    ["null tests and a bool column", col("b").and(col("s").isNull().not().not()).and(col("i").isNull())],
+    ["bool column alone with others", col("b").and(col("d").lte(7))],
+  ];
+  it.each(preds)("%s", (_, p) => {
+    const fast = df.filter(p);
+    const general = df.filter(p.or(lit(false)));
+    expectSameFrame(fast, general);
+    expectSameFrame(df.lazy().filter(p).collectSync(), general);
+  });
 });

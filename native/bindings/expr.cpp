@@ -106,8 +106,8 @@ std::vector<ColumnPtr> columns_of(const Napi::Value& v) {
   return out;
 }
 
-// evalExpr(nodes, names, columns, rows) -> handle
-Napi::Value EvalExpr(const Napi::CallbackInfo& info) {
+// evalExpr(nodes, names, columns, rows) -> handle; evalPredicate: a filter's mask (null may be false)
+Napi::Value Eval(const Napi::CallbackInfo& info, bool predicate) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
     std::vector<expr::NodeSpec> specs = specs_of(info[0]);
@@ -119,9 +119,13 @@ Napi::Value EvalExpr(const Napi::CallbackInfo& info) {
     GPUDF_EXPECTS(frame.columns.size() == frame.names.size(), InvalidArgument, "names and columns differ in length");
     frame.rows = arg_int64(info, 3, "rows");
     GPUDF_EXPECTS(frame.rows >= 0, InvalidArgument, "rows must be >= 0");
-    return ColumnHandle::Wrap(env, expr::evaluate(specs, frame, active_device(env)));
+    Device& device = active_device(env);
+    return ColumnHandle::Wrap(env, predicate ? expr::evaluate_predicate(specs, frame, device) : expr::evaluate(specs, frame, device));
   });
 }
+
+Napi::Value EvalExpr(const Napi::CallbackInfo& info) { return Eval(info, false); }
+Napi::Value EvalPredicate(const Napi::CallbackInfo& info) { return Eval(info, true); }
 
 // filter(columns, mask) -> handles
 Napi::Value Filter(const Napi::CallbackInfo& info) {
@@ -141,6 +145,7 @@ std::vector<expr::NodeSpec> expr_specs_of(const Napi::Value& v) { return specs_o
 
 void init_expr(Napi::Env env, Napi::Object exports) {
   exports.Set("evalExpr", Napi::Function::New(env, EvalExpr, "evalExpr"));
+  exports.Set("evalPredicate", Napi::Function::New(env, EvalPredicate, "evalPredicate"));
   exports.Set("filter", Napi::Function::New(env, Filter, "filter"));
 }
 

@@ -7,6 +7,9 @@
 #include "exec/expr_eval.hpp"
 #include "exec/grouping.hpp"
 #include "exec/operators.hpp"
+#include <optional>
+
+#include "ops/filter/filter.hpp"
 #include "ops/gather/gather.hpp"
 
 namespace gpudf::exec {
@@ -16,14 +19,72 @@ std::string slot_name(size_t i) { return "__gpudf_agg_" + std::to_string(i); }
 
 }  // namespace
 
+namespace {
+
+/// The grouping and the aggregation inputs, over the relation's rows or over its base rows.
+struct Prepared {
+  std::vector<ColumnPtr> keys;    // as evaluated (over the base rows in base mode)
+  std::vector<ColumnPtr> inputs;  // likewise
+  GroupIds groups;
+};
+
+/// Base mode: when every key and input is a cell through one dense ascending map (a filter
+/// kept most rows), group the base rows, the rows the map leaves out made null in the first
+/// key's validity and dropped: no key or input is gathered. Ids, first rows and row order
+/// are those of the selected rows, so every kind gives what it gives over the gathered rows.
+/// Needs drop_nulls, or keys without nulls (else a null key's own group would be dropped).
+std::optional<Prepared> over_base(const AggregateSpec& a, const Relation& in) {
+  std::vector<CellPtr> keys, inputs;
+  RowMapPtr map;
+  auto same = [&](const CellPtr& c) {
+    if (!c->map() || (map && c->map() != map) || c->base()->size() != c->map()->base_rows) return false;
+    map = c->map();
+    return true;
+  };
+  for (const NamedExpr& k : a.keys) {
+    keys.push_back(evaluate_cell(k.expr, in, in.height()));
+    if (!same(keys.back())) return std::nullopt;
+  }
+  for (const ExprSpec& e : a.inputs) {
+    inputs.push_back(evaluate_cell(e, in, in.height()));
+    if (!same(inputs.back())) return std::nullopt;
+  }
+  if (!map || !map->dense()) return std::nullopt;
+  if (!a.drop_nulls)
+    for (const CellPtr& k : keys)
+      if (k->base()->null_count() > 0) return std::nullopt;
+  Prepared p;
+  std::vector<ColumnView> views;
+  for (const CellPtr& k : keys) {
+    p.keys.push_back(k->base());
+    views.push_back(k->base()->view());
+  }
+  ColumnView& first = views[0];
+  BufferPtr bits = rows_bitmap(map->rows->view(), map->base_rows, first.offset, first.validity);
+  first.validity = bits->data();
+  first.null_count = kUnknownNullCount;
+  p.groups = group_rows(views, true, a.maintain_order && !a.sort);
+  for (const CellPtr& c : inputs) p.inputs.push_back(c->base());
+  return p;
+}
+
+Prepared over_rows(const AggregateSpec& a, const Relation& in) {
+  Grouping g = group_by(a.keys, in, a.drop_nulls, a.maintain_order, a.sort);
+  Prepared p{std::move(g.keys), {}, std::move(g.groups)};
+  for (const ExprSpec& e : a.inputs) p.inputs.push_back(evaluate_column(e, in));
+  return p;
+}
+
+}  // namespace
+
 Relation run_aggregate(const PlanNode& node, const Relation& in) {
   const AggregateSpec& a = node.aggregate;
-  Grouping g = group_by(a.keys, in, a.drop_nulls, a.maintain_order, a.sort);
-  const ColumnView ids = g.groups.ids->view();
-  const int64_t count = g.groups.count;
-
-  std::vector<ColumnPtr> inputs;
-  for (const ExprSpec& e : a.inputs) inputs.push_back(evaluate_column(e, in));
+  GPUDF_EXPECTS(!a.keys.empty(), InvalidArgument, "groupBy needs at least one key");
+  std::optional<Prepared> base = over_base(a, in);
+  Prepared p = base ? std::move(*base) : over_rows(a, in);
+  const ColumnView ids = p.groups.ids->view();
+  const int64_t count = p.groups.count;
+  std::vector<ColumnPtr>& inputs = p.inputs;
   auto input = [&](const AggSlot& s, size_t k) -> const ColumnPtr& {
     GPUDF_EXPECTS(k < s.inputs.size() && s.inputs[k] >= 0 && size_t(s.inputs[k]) < inputs.size(), InvalidArgument,
                   "aggregate: bad input index");
@@ -59,7 +120,7 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
 
   Relation out(in.device(), count);
   for (size_t k = 0; k < a.keys.size(); ++k)
-    out.add(a.keys[k].name, gather(g.keys[k]->view(), g.groups.first_rows->view()));
+    out.add(a.keys[k].name, gather(p.keys[k]->view(), p.groups.first_rows->view()));
   for (const NamedExpr& o : a.outputs) {
     if (auto name = plain_column(o.expr)) out.add(o.name, slots.cell(*name));
     else out.add(o.name, evaluate(o.expr, slots, count));

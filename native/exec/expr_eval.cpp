@@ -55,8 +55,9 @@ expr::Frame frame_for(const ExprSpec& e, const Relation& rel, int64_t rows) {
   return f;
 }
 
-ColumnPtr run_plain(const ExprSpec& e, const Relation& rel, int64_t rows) {
-  return expr::evaluate(e, frame_for(e, rel, rows), rel.device());
+ColumnPtr run_plain(const ExprSpec& e, const Relation& rel, int64_t rows, bool predicate = false) {
+  const expr::Frame f = frame_for(e, rel, rows);
+  return predicate ? expr::evaluate_predicate(e, f, rel.device()) : expr::evaluate(e, f, rel.device());
 }
 
 bool is_pair(const std::string& kind) { return kind == "corr" || kind == "cov"; }
@@ -165,16 +166,26 @@ NodeSpec literal_node(const ColumnPtr& one_row) {
   return n;
 }
 
-ColumnPtr evaluate_column(const ExprSpec& e, const Relation& rel) {
-  if (auto name = plain_column(e)) {
-    const ColumnPtr c = rel.cell(*name)->values();
-    return c;
+RowMapPtr shared_dense_map(const ExprSpec& e, const Relation& rel) {
+  RowMapPtr map;
+  bool any = false;
+  for (const NodeSpec& n : e) {
+    if (n.op != "col") continue;
+    const CellPtr& c = rel.cell(n.name);
+    if (!c->map() || (any && c->map() != map) || c->base()->size() != c->map()->base_rows) return nullptr;
+    map = c->map();
+    any = true;
   }
-  return run_plain(e, rel, rel.height());
+  return any && map->dense() ? map : nullptr;
 }
 
-ColumnPtr evaluate(const ExprSpec& e, const Relation& rel, int64_t rows) {
+ColumnPtr evaluate_column(const ExprSpec& e, const Relation& rel) { return evaluate_cell(e, rel, rel.height())->values(); }
+
+ColumnPtr evaluate(const ExprSpec& e, const Relation& rel, int64_t rows) { return evaluate_cell(e, rel, rows)->values(); }
+
+CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool predicate) {
   root_of(e);
+  if (auto name = plain_column(e)) return rel.cell(*name);
   const ExprSpec resolved = resolve_aggregations(e, [&](const ExprSpec& cur, int32_t j) {
     const NodeSpec& n = cur[size_t(j)];
     if (n.agg_kind == "len") {
@@ -199,7 +210,22 @@ ColumnPtr evaluate(const ExprSpec& e, const Relation& rel, int64_t rows) {
     }
     return literal_node(one);
   });
-  return run_plain(resolved, rel, rows);
+  if (rows == rel.height()) {
+    if (RowMapPtr map = shared_dense_map(resolved, rel)) {
+      // Over the base rows: a frame of the cells' bases, the result seen through the map.
+      expr::Frame f;
+      f.rows = map->base_rows;
+      std::set<std::string> seen;
+      for (const NodeSpec& n : resolved) {
+        if (n.op != "col" || !seen.insert(n.name).second) continue;
+        f.names.push_back(n.name);
+        f.columns.push_back(rel.cell(n.name)->base());
+      }
+      ColumnPtr r = predicate ? expr::evaluate_predicate(resolved, f, rel.device()) : expr::evaluate(resolved, f, rel.device());
+      return std::make_shared<Cell>(std::move(r), map);
+    }
+  }
+  return make_cell(run_plain(resolved, rel, rows, predicate));
 }
 
 TypeId expr_type(const ExprSpec& e, const std::vector<std::string>& names, const std::vector<TypeId>& types) {

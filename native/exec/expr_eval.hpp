@@ -23,11 +23,22 @@ bool reads_columns(const ExprSpec& e);
 ExprSpec subtree(const ExprSpec& e, int32_t root);
 
 /// The expression over `rel`: aggregation nodes are computed over all rows and replaced by
-/// their value; the result has `rows` rows (the height, or 1 for a one-row result).
+/// their value; the result has `rows` rows (the height, or 1 for a one-row result). A plain
+/// column is its cell. When every column the rest reads shares one dense row map (most of a
+/// base, in order: a filter's selection), the program runs over the base rows and the result
+/// keeps that map, so the inputs are never gathered (late materialisation of a dense filter).
+/// `predicate`: a filter's mask is wanted (null may come back as false: expr::evaluate_predicate).
+CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool predicate = false);
+
+/// evaluate_cell's values (gathered when the cell has a map).
 ColumnPtr evaluate(const ExprSpec& e, const Relation& rel, int64_t rows);
 
-/// The column `e` (with no aggregation) over `rel`, shared when `e` only reads a column.
+/// The column `e` over `rel`'s rows, shared when `e` only reads a column.
 ColumnPtr evaluate_column(const ExprSpec& e, const Relation& rel);
+
+/// The map every column `e` reads shares when it is dense and the columns are its base's
+/// length (nullptr otherwise, or when `e` reads no column).
+RowMapPtr shared_dense_map(const ExprSpec& e, const Relation& rel);
 
 /// The result dtype of `e` over columns `names` of dtypes `types` (aggregations typed as
 /// reduce() types them). Throws the errors compile() throws: ERR_COLUMN_NOT_FOUND, ERR_DTYPE.

@@ -8,12 +8,12 @@
 namespace gpudf::exec {
 
 Relation run_filter(const PlanNode& node, const Relation& in) {
-  ColumnPtr mask = evaluate(node.predicate, in, in.height());
+  ColumnPtr mask = evaluate_cell(node.predicate, in, in.height(), true)->values();
   GPUDF_EXPECTS(mask->type() == TypeId::Bool, Dtype,
                 "filter needs a bool predicate, got " + std::string(type_name(mask->type())));
   ColumnPtr rows = selected_rows(mask);
   if (rows->size() == in.height()) return in;
-  return in.take(rows, false);
+  return in.take(rows, TakeRows::Ascending);
 }
 
 }  // namespace gpudf::exec

@@ -29,7 +29,7 @@ Relation sort_by_keys(const Relation& rel, size_t key_count) {
     keys.push_back(rel.cell(k)->values());
     sk.push_back(SortKey{keys.back()->view(), false, true});
   }
-  return rel.take(sorted_order(sk), false);
+  return rel.take(sorted_order(sk), TakeRows::Permuted);
 }
 
 Relation keys_then_rest(const Relation& in, const std::vector<NamedExpr>& key_specs, const Grouping& g,
@@ -40,7 +40,7 @@ Relation keys_then_rest(const Relation& in, const std::vector<NamedExpr>& key_sp
     key_names.insert(key_specs[k].name);
     out.add(key_specs[k].name, gather(g.keys[k]->view(), rows->view()));
   }
-  Relation picked = in.take(rows, false);
+  Relation picked = in.take(rows, TakeRows::Permuted);
   for (size_t c = 0; c < picked.width(); ++c)
     if (!key_names.count(picked.names()[c])) out.add(picked.names()[c], picked.cell(c));
   return out;

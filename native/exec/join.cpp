@@ -24,8 +24,10 @@ Relation run_join(const PlanNode& node, const Relation& left, const Relation& ri
     maps = join_maps(lv, rv, j.how, j.nulls_equal, j.order);
   }
   const int64_t rows = maps.left->size();
-  Relation l = left.take(maps.left, maps.left_has_missing);
-  Relation r = maps.right ? right.take(maps.right, maps.right_has_missing) : Relation(right.device(), rows);
+  // Semi / anti joins keep left rows in left order: an ascending selection of the left side.
+  const bool semi = j.how == JoinHow::Semi || j.how == JoinHow::Anti;
+  Relation l = left.take(maps.left, semi ? TakeRows::Ascending : maps.left_has_missing ? TakeRows::WithMissing : TakeRows::Permuted);
+  Relation r = maps.right ? right.take(maps.right, maps.right_has_missing ? TakeRows::WithMissing : TakeRows::Permuted) : Relation(right.device(), rows);
   Relation out(left.device(), rows);
   for (const JoinOutput& o : j.outputs) {
     switch (o.from) {

@@ -12,10 +12,7 @@ Relation run_project(const PlanNode& node, const Relation& in) {
   for (const NamedExpr& e : node.exprs) any_column = any_column || reads_columns(e.expr);
   const int64_t rows = any_column ? in.height() : 1;
   Relation out(in.device(), rows);
-  for (const NamedExpr& e : node.exprs) {
-    if (auto name = plain_column(e.expr)) out.add(e.name, in.cell(*name));
-    else out.add(e.name, evaluate(e.expr, in, rows));
-  }
+  for (const NamedExpr& e : node.exprs) out.add(e.name, evaluate_cell(e.expr, in, rows));
   return out;
 }
 

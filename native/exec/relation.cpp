@@ -35,9 +35,11 @@ void Relation::add(std::string name, CellPtr cell) {
   cells_.push_back(std::move(cell));
 }
 
-Relation Relation::take(const ColumnPtr& rows, bool has_missing) const {
+Relation Relation::take(const ColumnPtr& rows, TakeRows kind) const {
   Relation out(*device_, rows->size());
-  auto direct = std::make_shared<RowMap>(RowMap{rows, has_missing});
+  const bool has_missing = kind == TakeRows::WithMissing;
+  const bool ascending = kind == TakeRows::Ascending;
+  auto direct = std::make_shared<RowMap>(RowMap{rows, has_missing, ascending, height_});
   std::map<const RowMap*, RowMapPtr> composed;
   for (size_t i = 0; i < cells_.size(); ++i) {
     const Cell& c = *cells_[i];
@@ -48,8 +50,9 @@ Relation Relation::take(const ColumnPtr& rows, bool has_missing) const {
     } else {
       auto [it, fresh] = composed.try_emplace(c.map().get());
       if (fresh) {
-        it->second = std::make_shared<RowMap>(
-            RowMap{compose_rows(c.map()->rows->view(), rows->view()), c.map()->has_missing || has_missing});
+        const RowMap& m = *c.map();
+        it->second = std::make_shared<RowMap>(RowMap{compose_rows(m.rows->view(), rows->view()), m.has_missing || has_missing,
+                                                     m.ascending && ascending, m.base_rows});
       }
       map = it->second;
     }
@@ -71,7 +74,10 @@ Relation Relation::slice(int64_t offset, int64_t length) const {
       continue;
     }
     auto [it, fresh] = sliced.try_emplace(c.map().get());
-    if (fresh) it->second = std::make_shared<RowMap>(RowMap{c.map()->rows->slice(offset, length), c.map()->has_missing});
+    if (fresh) {
+      const RowMap& m = *c.map();
+      it->second = std::make_shared<RowMap>(RowMap{m.rows->slice(offset, length), m.has_missing, m.ascending, m.base_rows});
+    }
     out.add(names_[i], std::make_shared<Cell>(c.base(), it->second));
   }
   return out;

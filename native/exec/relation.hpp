@@ -18,12 +18,22 @@
 
 namespace gpudf::exec {
 
-/// Row indices into a base column (int64, no nulls); -1 rows are nulls when `has_missing`.
+/// Row indices into base columns of `base_rows` rows (int64, no nulls); -1 rows are nulls when
+/// `has_missing`. `ascending`: strictly ascending and no -1 (a filter's selection), so the rows
+/// keep the base's order and operators may work on the base rows directly (see dense()).
 struct RowMap {
   ColumnPtr rows;
   bool has_missing = false;
+  bool ascending = false;
+  int64_t base_rows = 0;
   int64_t size() const { return rows->size(); }
+  /// An ascending selection of most of the base: evaluating over all base rows (and keeping
+  /// this map) costs less than gathering the inputs first.
+  bool dense() const { return ascending && size() * 2 >= base_rows; }
 };
+
+/// What a take's rows are: an ascending selection, another order, or with -1 (null) rows.
+enum class TakeRows { Ascending, Permuted, WithMissing };
 using RowMapPtr = std::shared_ptr<const RowMap>;
 
 /// A base column and the rows of it this column holds (no map: all of them, in order).
@@ -67,9 +77,9 @@ class Relation {
   void add(std::string name, CellPtr cell);
   void add(std::string name, ColumnPtr column) { add(std::move(name), make_cell(std::move(column))); }
 
-  /// The rows `rows` (int64; -1 = a null row when `has_missing`) of every column: maps are
+  /// The rows `rows` (int64; -1 = a null row for WithMissing) of every column: maps are
   /// composed, no column is moved. Columns sharing a map share the composed one.
-  Relation take(const ColumnPtr& rows, bool has_missing) const;
+  Relation take(const ColumnPtr& rows, TakeRows kind) const;
 
   /// Rows [offset, offset + length) (clamped to the height): O(1) per column.
   Relation slice(int64_t offset, int64_t length) const;

@@ -19,7 +19,7 @@ Relation run_sort(const PlanNode& node, const Relation& in) {
   }
   ColumnPtr order = sorted_order(sk);
   if (s.limit >= 0 && s.limit < order->size()) order = order->slice(0, s.limit);
-  return in.take(order, false);
+  return in.take(order, TakeRows::Permuted);
 }
 
 }  // namespace gpudf::exec

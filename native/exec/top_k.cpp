@@ -19,7 +19,7 @@ Relation run_top_k(const PlanNode& node, const Relation& in) {
     zero.dtype = int32_t(TypeId::Int32);
     ColumnPtr ids = evaluate(ExprSpec{zero}, in, in.height());
     ColumnPtr rows = group_top_rows(ids->view(), in.height() > 0 ? 1 : 0, by->view(), t.n, t.largest);
-    return in.take(rows, false);
+    return in.take(rows, TakeRows::Permuted);
   }
   Grouping g = group_by(t.keys, in, t.drop_nulls, t.maintain_order, t.sort);
   ColumnPtr rows = group_top_rows(g.groups.ids->view(), g.groups.count, by->view(), t.n, t.largest);

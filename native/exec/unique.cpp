@@ -11,7 +11,8 @@ Relation run_unique(const PlanNode& node, const Relation& in) {
   std::vector<ColumnView> views;
   for (const ColumnPtr& k : keys) views.push_back(k->view());
   if (views.empty()) return in;
-  return in.take(distinct_indices(views, node.unique.keep, node.unique.maintain_order), false);
+  return in.take(distinct_indices(views, node.unique.keep, node.unique.maintain_order),
+                 node.unique.maintain_order ? TakeRows::Ascending : TakeRows::Permuted);
 }
 
 }  // namespace gpudf::exec

@@ -83,6 +83,30 @@ TEST(exec, compose_rows_sees_a_map_through_another) {
   EXPECT_THROW_CODE(compose_rows(i32->view(), i64->view()), ErrorCode::InvalidArgument);
 }
 
+TEST(exec, rows_bitmap_sets_the_selected_rows_bits) {
+  for (int64_t len : edge_lengths()) {
+    for (int64_t offset : {0, 5}) {
+      for (bool with_and : {false, true}) {
+        SCOPED_TRACE("len=" + std::to_string(len) + " offset=" + std::to_string(offset) + " and=" + std::to_string(with_and));
+        Rng rng{uint64_t(len) * 3 + uint64_t(offset)};
+        std::vector<int64_t> rows;
+        for (int64_t i = 0; i < len; ++i)
+          if (rng.coin(60)) rows.push_back(i);
+        std::vector<uint8_t> other = random_bytes(size_t(bitmap_bytes(offset + len)), uint64_t(len) + 11);
+        ColumnPtr other_dev = on_test_device(host_column<uint8_t>(TypeId::UInt8, other));
+        ColumnPtr rc = on_test_device(host_column<int64_t>(TypeId::Int64, rows));
+        BufferPtr bits = rows_bitmap(rc->view(), len, offset, with_and ? other_dev->data()->data() : nullptr);
+        // Read the bitmap back through a column that uses it as validity.
+        ColumnPtr probe = std::make_shared<Column>(*rc->view().device, TypeId::UInt8, len, other_dev->data(), nullptr, bits,
+                                                   kUnknownNullCount, offset);
+        std::vector<bool> got = read_validity(probe), want(size_t(len), false);
+        for (int64_t r : rows) want[size_t(r)] = !with_and || ref_get(other, offset + r);
+        EXPECT_EQ(got, want);
+      }
+    }
+  }
+}
+
 TEST(exec, relation_take_and_slice_move_no_column_until_read) {
   const std::vector<int64_t> v{10, 11, 12, 13, 14, 15, 16};
   const std::vector<std::optional<std::string>> s{"a", std::nullopt, "c", "d", "é", "f", "日本"};
@@ -90,11 +114,11 @@ TEST(exec, relation_take_and_slice_move_no_column_until_read) {
   r.add("v", on_test_device(host_column<int64_t>(TypeId::Int64, v)));
   r.add("s", on_test_device(host_strings(TypeId::Utf8, s)));
   // Rows 6, 0, 2, 4, then of those rows 3, -1 (a null row), 0.
-  exec::Relation a = r.take(on_test_device(host_column<int64_t>(TypeId::Int64, {6, 0, 2, 4})), false);
+  exec::Relation a = r.take(on_test_device(host_column<int64_t>(TypeId::Int64, {6, 0, 2, 4})), exec::TakeRows::Permuted);
   EXPECT_TRUE(a.cell(0)->map() != nullptr);
   EXPECT_TRUE(a.cell(0)->map() == a.cell(1)->map());  // columns that went through the same rows share the map
   EXPECT_TRUE(a.cell(0)->base() == r.cell(0)->base());
-  exec::Relation b = a.take(on_test_device(host_column<int64_t>(TypeId::Int64, {3, -1, 0})), true);
+  exec::Relation b = a.take(on_test_device(host_column<int64_t>(TypeId::Int64, {3, -1, 0})), exec::TakeRows::WithMissing);
   EXPECT_TRUE(b.cell(0)->base() == r.cell(0)->base());  // still the base column, through the composed map
   using OI = std::optional<int64_t>;
   EXPECT_EQ(read_values<int64_t>(b.cell("v")->values()), (std::vector<OI>{14, std::nullopt, 16}));

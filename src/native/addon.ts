@@ -111,6 +111,8 @@ export interface NativeAddon {
   valueCounts(column: ColumnHandle, sort: boolean): [ColumnHandle, ColumnHandle];
   /** Compiles and runs a serialised expression over the frame's columns (`rows` = its height). */
   evalExpr(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
+  /** evalExpr of a bool expression for a filter: where the result is null the mask may say false. */
+  evalPredicate(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
   /** The rows of `columns` where the bool `mask` is true (null counts as false). */
   filter(columns: ColumnHandle[], mask: ColumnHandle): ColumnHandle[];
   /** The stable permutation (int64 row indices) ordering rows by the keys. */

@@ -23,7 +23,7 @@ export function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult
 
 /** filter(expr): evaluate the predicate, then compact. */
 export function filterByExpr(frame: FrameParts, predicate: Expr): FrameResult {
-  const mask = evaluate(frame, predicate, frame.height);
+  const mask = evaluate(frame, predicate, frame.height, true);
   try {
     return filterByMask(frame, mask);
   } finally {

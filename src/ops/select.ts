@@ -18,14 +18,17 @@ export function columnIndex(frame: FrameParts, name: string): number {
   return i;
 }
 
-/** Evaluates one expression over `rows` rows of the frame (a new handle). */
-export function evaluate(frame: FrameParts, expr: Expr, rows: number): ColumnHandle {
+/**
+ * Evaluates one expression over `rows` rows of the frame (a new handle). `predicate`: a filter's
+ * mask is wanted (where the result is null it may say false).
+ */
+export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate = false): ColumnHandle {
   ensureDevice();
-  const run = (node: ExprNode, n: number): ColumnHandle =>
-    native.evalExpr(serializeExpr(node), [...frame.names], [...frame.columns], n);
+  const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
+    (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.
   const node = hasAggregates(expr.node) ? resolveAggregates(expr.node, (input) => run(input, frame.height), frame.height) : expr.node;
-  return run(node, rows);
+  return run(node, rows, predicate);
 }
 
 /** Names and Exprs, flattened from select's rest arguments. */

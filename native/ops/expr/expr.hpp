@@ -56,6 +56,11 @@ ColumnPtr run(const Program& program, Device& device);
 /// compile + run.
 ColumnPtr evaluate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device);
 
+/// A filter's mask: the bool result, where null may come back as false (filters treat null as
+/// false). On the CPU an AND of column-vs-literal comparisons, null tests and bool columns runs
+/// as byte masks (predicate_cpu.cpp); anything else runs as evaluate() does.
+ColumnPtr evaluate_predicate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device);
+
 /// A string column with lower/upper case mapping applied (byte lengths preserved; see text.hpp).
 ColumnPtr case_map(const ColumnPtr& strings, bool upper);
 
@@ -65,6 +70,8 @@ void run_fixed_cpu(const Program& p, const ProgramView& view, Column& out);
 /// String results: one (pointer, length) view per row plus validity bytes.
 void run_views_cpu(const Program& p, const ProgramView& view, Slot* views, uint8_t* valid);
 ColumnPtr case_map_cpu(const ColumnPtr& strings, bool upper);
+/// Fills `out` (bool, no validity, p.rows rows) when the program is such a conjunction.
+bool conjunction_mask_cpu(const Program& p, const ProgramView& view, Column& out);
 #ifdef GPUDF_WITH_CUDA
 ColumnPtr run_cuda(const Program& p);
 ColumnPtr case_map_cuda(const ColumnPtr& strings, bool upper);

@@ -73,6 +73,19 @@ ColumnPtr evaluate(const std::vector<NodeSpec>& specs, const Frame& frame, Devic
   return run(compile(specs, frame, device), device);
 }
 
+ColumnPtr evaluate_predicate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device) {
+  Program p = compile(specs, frame, device);
+  if (device.kind() == DeviceKind::Cpu && p.result_type() == TypeId::Bool && p.nodes.back().op != Op::Column) {
+    std::vector<ColumnView> inputs;
+    for (const ColumnPtr& c : p.inputs) inputs.push_back(c->view());
+    std::vector<Slot> consts = p.bound_consts(p.text.data());
+    ProgramView view{p.nodes.data(), int32_t(p.nodes.size()), inputs.data(), consts.data(), p.const_types.data()};
+    ColumnPtr out = Column::allocate(cpu_device(), TypeId::Bool, p.rows, false);
+    if (detail::conjunction_mask_cpu(p, view, *out)) return out;
+  }
+  return run(p, device);
+}
+
 ColumnPtr case_map(const ColumnPtr& strings, bool upper) {
 #ifdef GPUDF_WITH_CUDA
   if (strings->device().kind() == DeviceKind::Cuda) return detail::case_map_cuda(strings, upper);

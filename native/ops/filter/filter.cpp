@@ -213,7 +213,51 @@ ColumnPtr selected_rows_cpu(const ColumnView& mask) {
   return out;
 }
 
+void rows_bitmap_cpu(const int64_t* rows, int64_t n, int64_t bit_offset, uint8_t* bits, int64_t bytes, const uint8_t* and_bits) {
+  std::memset(bits, 0, size_t(bytes));
+  // Ascending rows: a chunk's bits lie in a run of bytes that it shares with its neighbours only
+  // at the ends, so each byte is written once, whole, and only the two end bytes atomically.
+  cpu_pool().parallel_for(n, 1 << 16, [&](int64_t i0, int64_t i1) {
+    const int64_t first = (bit_offset + rows[i0]) >> 3, last = (bit_offset + rows[i1 - 1]) >> 3;
+    auto flush = [&](int64_t byte, uint8_t v) {
+      if (byte == first || byte == last) std::atomic_ref<uint8_t>(bits[byte]).fetch_or(v, std::memory_order_relaxed);
+      else bits[byte] = v;
+    };
+    int64_t byte = first;
+    uint8_t acc = 0;
+    for (int64_t i = i0; i < i1; ++i) {
+      const int64_t b = bit_offset + rows[i];
+      if ((b >> 3) != byte) {
+        flush(byte, acc);
+        byte = b >> 3;
+        acc = 0;
+      }
+      acc = uint8_t(acc | (1u << (b & 7)));
+    }
+    flush(byte, acc);
+  });
+  if (and_bits)
+    cpu_pool().parallel_for(bytes, 1 << 16, [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b) bits[b] &= and_bits[b];
+    });
+}
+
 }  // namespace detail
+
+BufferPtr rows_bitmap(const ColumnView& rows, int64_t base_rows, int64_t bit_offset, const uint8_t* and_bits) {
+  GPUDF_EXPECTS(rows.type == TypeId::Int64 && rows.validity == nullptr && base_rows >= 0 && bit_offset >= 0, InvalidArgument,
+                "rows_bitmap: int64 rows without nulls are required");
+  const int64_t bytes = bitmap_bytes(bit_offset + base_rows);
+  BufferPtr out = Buffer::allocate(*rows.device, size_t(bytes));
+#ifdef GPUDF_WITH_CUDA
+  if (rows.device->kind() == DeviceKind::Cuda) {
+    detail::rows_bitmap_cuda(rows.values<int64_t>(), rows.size, bit_offset, out->data(), bytes, and_bits);
+    return out;
+  }
+#endif
+  detail::rows_bitmap_cpu(rows.values<int64_t>(), rows.size, bit_offset, out->data(), bytes, and_bits);
+  return out;
+}
 
 namespace {
 void check_mask(const ColumnPtr& mask) {

@@ -143,4 +143,27 @@ std::vector<ColumnPtr> filter_cuda(const std::vector<ColumnPtr>& columns, const 
   return out;
 }
 
+namespace {
+/// Bit bit_offset + rows[i] of 32-bit words; rows may share a word, so atomicOr.
+__global__ void rows_bitmap_kernel(const int64_t* rows, int64_t n, int64_t bit_offset, uint32_t* words) {
+  GPUDF_GRID_STRIDE(i, n) {
+    const int64_t b = bit_offset + rows[i];
+    atomicOr(words + (b >> 5), 1u << (b & 31));
+  }
+}
+__global__ void and_bytes_kernel(uint8_t* bits, const uint8_t* and_bits, int64_t bytes) {
+  GPUDF_GRID_STRIDE(b, bytes) bits[b] &= and_bits[b];
+}
+}  // namespace
+
+void rows_bitmap_cuda(const int64_t* rows, int64_t n, int64_t bit_offset, uint8_t* bits, int64_t bytes, const uint8_t* and_bits) {
+  cudaStream_t stream = cuda_current_stream();
+  // Word-aligned (buffers are 64-byte padded): the words cover every byte of the bitmap.
+  GPUDF_CUDA_TRY(cudaMemsetAsync(bits, 0, size_t((bytes + 3) / 4 * 4), stream));
+  if (n) rows_bitmap_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(rows, n, bit_offset, reinterpret_cast<uint32_t*>(bits));
+  if (and_bits && bytes) and_bytes_kernel<<<grid_for(bytes), kBlockThreads, 0, stream>>>(bits, and_bits, bytes);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+}
+
 }  // namespace gpudf::detail
