@@ -28,8 +28,12 @@ export interface TpchTables {
   lineitem: DataFrame;
 }
 
-/** A date literal (UTC midnight), compared exactly with date32 columns. */
-const date = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
+/**
+ * A date32 literal. (A JS Date alone is a timestamp[ms] literal: it compares exactly too, but
+ * every row's date32 is then converted to milliseconds first; date32 against date32 runs on
+ * the integer fast path.)
+ */
+const date = (iso: string): Expr => lit(new Date(`${iso}T00:00:00Z`), "date32");
 /** lo <= c < hi on dates. */
 const during = (c: string, lo: string, hi: string): Expr => col(c).gte(date(lo)).and(col(c).lt(date(hi)));
 /** l_extendedprice * (1 - l_discount). */

@@ -5,7 +5,7 @@
 import pl from 'nodejs-polars';
 
 const { col, lit, len, when } = pl;
-const date = (iso) => lit(new Date(`${iso}T00:00:00Z`));
+const date = (iso) => lit(new Date(`${iso}T00:00:00Z`)).cast(pl.Date); // a Date literal, as PDS-H's date(...)
 const s = (v) => lit(v);
 const rev = () => col('l_extendedprice').mul(lit(1).minus(col('l_discount')));
 const between = (c, lo, hi) => col(c).gtEq(lo).and(col(c).ltEq(hi));
