@@ -80,7 +80,8 @@ export function renderDataset(d) {
   const bad = d.mismatches.length
     ? `\n**${tpch ? 'ANSWER' : 'CHECKSUM'} MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (${mark} above)\n` : '';
   const title = tpch
-    ? `#### tpch: ${d.dataset}${d.gen ? ` (data generated in ${sec(d.gen.csv)} s CSV + ${sec(d.gen.parquet)} s Parquet; 0 = reused)` : ''}`
+    ? `#### tpch: ${d.dataset}${!d.gen ? '' : d.gen.csv + d.gen.parquet === 0 ? ' (data files reused)'
+      : ` (data generated: ${sec(d.gen.csv)} s CSV, ${sec(d.gen.parquet)} s Parquet)`}`
     : `#### ${d.suite}: ${d.dataset} (${d.rows.toLocaleString('en-US')} rows)`;
   return `${title}\n\n${head}\n${rule}\n${rows.filter(Boolean).join('\n')}\n${bad}\n<sub>${versions}</sub>\n`;
 }
