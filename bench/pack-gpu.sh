@@ -55,7 +55,7 @@ mapfile -t runtime < <(node -p 'Object.keys(require("./package.json").dependenci
 roots=("${runtime[@]}" vitest tsx csv-parse @duckdb/node-api)
 # Everything that runs there must find its imports among them: deps.mjs fails otherwise.
 checked=(src test examples vitest.config.ts scripts bench/run.mjs bench/lib bench/gen
-  bench/engines/gpudf.mjs bench/engines/duckdb.mjs)
+  bench/engines/gpudf.mjs bench/engines/duckdb.mjs bench/tpch)
 imports_of=()
 # Without polars, gpu.sh leaves out the test files that need it (test/reduce.polars.test.ts).
 case " $PEERS " in *" polars "*) roots+=(nodejs-polars); checked+=(bench/engines/polars.mjs) ;;

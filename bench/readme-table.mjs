@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Rewrites the benchmark section of README.md (between <!-- bench:start --> and
-// <!-- bench:end -->) from a results file: the machine, the date, the command and the tables.
+// Rewrites a benchmark section of README.md from a results file: the machine, the date, the
+// command and the tables. A file of TPC-H runs only (`--suite tpch`) goes between
+// <!-- bench-tpch:start --> and <!-- bench-tpch:end -->, any other between <!-- bench:start -->
+// and <!-- bench:end -->, so the two tables stand side by side.
 //
 //   node bench/readme-table.mjs [bench/results/<date>-<host>.json]   (default: the newest file)
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,6 @@ import { renderRun } from './lib/report.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const README = join(HERE, '..', 'README.md');
-const START = '<!-- bench:start -->', END = '<!-- bench:end -->';
 
 function newestResults() {
   const dir = join(HERE, 'results');
@@ -21,6 +22,9 @@ function newestResults() {
 
 const path = process.argv[2] ?? newestResults();
 const results = JSON.parse(readFileSync(path, 'utf8'));
+const tpch = results.runs.every((r) => r.datasets.every((d) => d.suite === 'tpch'));
+const tag = tpch ? 'bench-tpch' : 'bench';
+const START = `<!-- ${tag}:start -->`, END = `<!-- ${tag}:end -->`;
 const body = [
   `Source: \`${relative(join(HERE, '..'), path)}\` (full tables and checksums there).`,
   '',
@@ -31,4 +35,4 @@ const readme = readFileSync(README, 'utf8');
 const a = readme.indexOf(START), b = readme.indexOf(END);
 if (a < 0 || b < a) throw new Error(`README.md has no ${START} ... ${END} section`);
 writeFileSync(README, `${readme.slice(0, a + START.length)}\n${body}\n${readme.slice(b)}`);
-console.log(`README.md: benchmark section rewritten from ${relative(process.cwd(), path)}`);
+console.log(`README.md: ${tpch ? 'TPC-H' : 'benchmark'} section rewritten from ${relative(process.cwd(), path)}`);

@@ -46,6 +46,20 @@ export class ExprString {
     return this.#op("endsWith", { value: pattern(suffix, "endsWith") });
   }
   /**
+   * SQL LIKE: true where the whole string matches `pattern`, in which `%` stands for any run
+   * of characters (none included) and `_` for exactly one character (a Unicode code point,
+   * whatever its UTF-8 length); every other character matches itself, case-sensitively. There
+   * is no escape character. Null stays null; negate with `.not()` (SQL NOT LIKE).
+   *
+   * @example
+   * df.filter(col("o_comment").str.like("%special%requests%").not());
+   * df.filter(col("p_type").str.like("PROMO%"));      // runs as startsWith("PROMO")
+   * df.filter(col("code").str.like("A_1"));           // "AB1", "Aé1", not "A1" or "AB12"
+   */
+  like(likePattern: string): Expr {
+    return this.#op("like", { value: pattern(likePattern, "like") });
+  }
+  /**
    * Lower case: ASCII, Latin-1, basic Greek and Cyrillic letters; other characters unchanged.
    * @example col("s").str.toLowerCase()
    */

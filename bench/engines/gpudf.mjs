@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import * as arrow from 'apache-arrow';
 import { Unsupported } from '../lib/unsupported.mjs';
 import { checksumOf } from '../lib/questions.mjs';
+import { QUERIES as TPCH, answerOf } from '../tpch/answers.mjs';
+import { TABLE_NAMES, gpudfDtypes } from '../tpch/schema.mjs';
 
 const gpudf = await import(new URL('../../dist/index.js', import.meta.url));
 const { col } = gpudf;
@@ -38,6 +40,10 @@ async function readArrow(path) {
   return new arrow.Table(batches);
 }
 
+// TPC-H: the queries of examples/tpch/eager.ts, loaded through tsx (their "gpudf" import
+// resolves to this package's dist/, the module this file uses).
+let tpchQueries = null;
+
 const loadFrame = async (path) => gpudf.fromArrow(await readArrow(path));
 const gb = (keys, aggs) => ({ x }) => { need(x, 'groupBy'); need(null, 'col'); return x.groupBy(keys).agg(...aggs()); };
 const jn = (right, on, how = 'inner') => (ctx) => { need(ctx.x, 'join'); return ctx.x.join(ctx[right], { on, how }); };
@@ -49,8 +55,22 @@ export default {
     const d = gpudf.device();
     return `gpudf ${pkg.version} (${d.name})`;
   },
+  async prepare(suite) {
+    if (suite !== 'tpch') return;
+    const { register } = await import('tsx/esm/api');
+    register({ tsconfig: false });
+    tpchQueries = (await import('../../examples/tpch/eager.ts')).QUERIES;
+  },
   async load(suite, dataset) {
     const t = dataset.tables;
+    if (suite === 'tpch') {
+      const tables = {};
+      for (const name of TABLE_NAMES) {
+        tables[name] = dataset.format === 'csv'
+          ? await gpudf.readCSV(t[name].csv, { dtypes: gpudfDtypes(name) }) : await gpudf.readParquet(t[name].parquet);
+      }
+      return { suite, sf: dataset.sf, csvLoad: dataset.format, tables };
+    }
     const ctx = { csvLoad: typeof gpudf.readCSV === 'function' ? 'csv' : 'unsupported', csvPath: t.x.csv };
     if (ctx.csvLoad === 'csv') {
       for (const role of Object.keys(t)) ctx[role] = await gpudf.readCSV(t[role].csv);
@@ -60,8 +80,12 @@ export default {
     for (const role of Object.keys(t)) ctx[role] = await loadFrame(t[role].arrow);
     return ctx;
   },
-  check(ans, measures) {
+  check(ans, measures, ctx) {
     if (ans === null) return { rows: null, chk: [] };
+    if (ctx?.suite === 'tpch') {
+      const answer = answerOf(ans.columns, ans.toRecords());
+      return { rows: answer.rows.length, chk: [], answer };
+    }
     const rows = ans.height ?? ans.shape?.[0] ?? ans.numRows;
     return {
       rows,
@@ -105,6 +129,7 @@ export default {
       q4: jn('medium', 'id5'),
       q5: jn('big', 'id3'),
     },
+    tpch: Object.fromEntries(TPCH.map(({ id }) => [id, (ctx) => tpchQueries[id](ctx.tables, ctx.sf)])),
     micro: {
       sort_int64: ({ x }) => { need(x, 'sort'); return x.sort(['k']); },
       sort_multi: ({ x }) => { need(x, 'sort'); return x.sort(['s', 'f']); },

@@ -10,12 +10,14 @@ import { closeSync, existsSync, mkdirSync, openSync, renameSync, writeSync } fro
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { csvHeader } from './chunk.mjs';
 import { groupbyChunk } from './groupby.mjs';
 import { microChunk } from './micro.mjs';
 import { joinTables, sliceTable } from './join.mjs';
 import { openArrowFile, recordBatch } from './arrow-file.mjs';
+import { pooledChunks } from './pool.mjs';
+
+const WORKER = new URL('./worker.mjs', import.meta.url);
 
 export const DATA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'data');
 const CHUNK_ROWS = 250_000; // fixed: the data depend on N only, never on the worker count
@@ -63,44 +65,10 @@ async function writeTable(files, header, chunks, arrow) {
   if (arrow) renameSync(tmpArrow, files.arrow);
 }
 
-/**
- * Chunks made by a pool of worker threads, yielded in order: task(i) is the message for chunk i
- * (with the ArrayBuffers to transfer), as worker.mjs reads it.
- */
-async function* pooledChunks(count, task, workers) {
-  const pool = Array.from({ length: Math.min(workers, count) }, () => new Worker(new URL('./worker.mjs', import.meta.url)));
-  const done = new Map();
-  let next = 0, wake = null;
-  const failures = [];
-  const feed = (w) => {
-    if (next >= count) return;
-    const { message, transfer } = task(next++);
-    w.postMessage(message, transfer);
-  };
-  for (const w of pool) {
-    w.on('message', (m) => { done.set(m.index, m); feed(w); wake?.(); });
-    w.on('error', (e) => { failures.push(e); wake?.(); });
-    feed(w);
-  }
-  try {
-    for (let i = 0; i < count; i++) {
-      while (!done.has(i)) {
-        if (failures.length) throw failures[0];
-        await new Promise((r) => (wake = r));
-      }
-      const m = done.get(i);
-      done.delete(i);
-      yield m;
-    }
-  } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
-  }
-}
-
 /** Row-wise tables (groupby, micro): each worker makes its chunks from the seed. */
 function rowWiseChunks(task0, N, workers) {
   const count = Math.ceil(N / CHUNK_ROWS);
-  return pooledChunks(count, (index) => ({
+  return pooledChunks(WORKER, count, (index) => ({
     message: { ...task0, N, index, n: Math.min(CHUNK_ROWS, N - index * CHUNK_ROWS) }, transfer: [],
   }), workers);
 }
@@ -111,7 +79,7 @@ function rowWiseChunks(task0, N, workers) {
  */
 function tableChunks(table, arrow, workers) {
   const count = Math.max(1, Math.ceil(table.n / CHUNK_ROWS));
-  return pooledChunks(count, (index) => {
+  return pooledChunks(WORKER, count, (index) => {
     const chunk = sliceTable(table, index * CHUNK_ROWS, Math.min(CHUNK_ROWS, table.n - index * CHUNK_ROWS));
     const transfer = [];
     const columns = chunk.columns.map(({ str, ...c }) => {

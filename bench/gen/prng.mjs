@@ -47,6 +47,14 @@ export class Rng {
     return 1 + Math.floor(this.u32() * 2.3283064365386963e-10 * n);
   }
 
+  /** uniform integer in [lo, hi] (inclusive): ranges of up to 2^16 values from one 32-bit draw
+   *  (non-uniformity below 2^-16 of a value's share), wider ones from 53 random bits */
+  int(lo, hi) {
+    const n = hi - lo + 1;
+    if (n <= 65536) return lo + Math.floor(this.u32() * 2.3283064365386963e-10 * n);
+    return lo + Math.floor(this.float() * n);
+  }
+
   /** in-place Fisher-Yates shuffle of a typed array (R's sample(x)) */
   shuffle(arr) {
     for (let i = arr.length - 1; i > 0; i--) {

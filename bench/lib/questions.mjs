@@ -1,6 +1,8 @@
 // The questions of each suite, as the db-benchmark names them, and the answer columns whose sums
 // make the checksum (db-benchmark: one sum per measure column, floats shown to 3 decimals).
 // Engines name their answer columns as `measures` says, so checksums are comparable.
+// tpch: the 22 TPC-H queries, whose whole answers are compared instead (bench/tpch/answers.mjs).
+import { QUERIES as TPCH_QUERIES } from '../tpch/answers.mjs';
 
 export const SUITES = {
   groupby: [
@@ -31,6 +33,7 @@ export const SUITES = {
     { id: 'csv_read', label: 'read CSV', measures: ['a'] },
     { id: 'csv_write', label: 'write CSV', measures: [] },
   ],
+  tpch: TPCH_QUERIES,
 };
 
 /** "f@mid" -> { column: 'f', pick: 'mid' }; "v1" -> { column: 'v1', pick: null } (a sum). */

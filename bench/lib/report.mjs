@@ -18,9 +18,9 @@ export function saveResults(path, results) {
 const sec = (t) => (t < 10 ? t.toFixed(3) : t.toFixed(1));
 const best = (r) => (r?.status === 'ok' ? Math.min(...r.runs) : null);
 
-function cell(r) {
+function cell(r, mark = '✗ chk') {
   if (!r) return '';
-  if (r.status === 'ok') return `${r.runs.map(sec).join(' / ')}${r.correct === false ? ' ✗ chk' : ''}`;
+  if (r.status === 'ok') return `${r.runs.map(sec).join(' / ')}${r.correct === false ? ` ${mark}` : ''}`;
   if (r.status === 'timeout') return `timeout (${r.limit_s} s)`;
   if (r.status === 'error') return 'error';
   return r.status;
@@ -47,20 +47,43 @@ function peakRss(e) {
   return all.length ? String(Math.max(...all)) : '';
 }
 
+/**
+ * Geometric mean of each engine's best times over the questions every engine answered
+ * correctly, and gpudf's over the fastest peer's.
+ */
+function geomeanRow(d, names) {
+  const ids = SUITES[d.suite].map((q) => q.id)
+    .filter((q) => names.every((e) => d.engines[e].questions[q]?.status === 'ok' && d.engines[e].questions[q].correct !== false));
+  if (ids.length === 0) return null;
+  const g = (e) => Math.exp(ids.reduce((s, q) => s + Math.log(Math.max(best(d.engines[e].questions[q]), 1e-6)), 0) / ids.length);
+  const means = Object.fromEntries(names.map((e) => [e, g(e)]));
+  const peers = names.filter((e) => e !== 'gpudf').map((e) => means[e]);
+  const r = means.gpudf !== undefined && peers.length ? `${(means.gpudf / Math.min(...peers)).toFixed(2)}×` : '—';
+  return `| geometric mean of best runs (${ids.length} queries) | ${names.map((e) => sec(means[e])).join(' | ')} | ${r} |`;
+}
+
 /** Markdown for one dataset block of a run. */
 export function renderDataset(d) {
   const names = ENGINE_ORDER.filter((e) => d.engines[e]);
-  const head = `| ${d.suite} question | ${names.join(' | ')} | gpudf ÷ fastest peer |`;
+  const tpch = d.suite === 'tpch';
+  const mark = tpch ? '✗ ans' : '✗ chk';
+  const head = `| ${tpch ? 'TPC-H query' : `${d.suite} question`} | ${names.join(' | ')} | gpudf ÷ fastest peer |`;
   const rule = `|---|${names.map(() => '---').join('|')}|---|`;
-  const rows = [`| CSV load (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | |`];
+  const rows = [`| ${tpch ? `load into memory, ${d.format}` : 'CSV load'} (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | |`];
   for (const q of SUITES[d.suite]) {
     if (!names.some((e) => d.engines[e].questions[q.id])) continue;
-    rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id])).join(' | ')} | ${ratio(d.engines, q.id)} |`);
+    rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id], mark)).join(' | ')} | ${ratio(d.engines, q.id)} |`);
   }
+  if (tpch) rows.push(geomeanRow(d, names) ?? '');
   rows.push(`| peak RSS (MB) | ${names.map((e) => peakRss(d.engines[e])).join(' | ')} | |`);
   const versions = names.map((e) => `${e}: ${d.engines[e].version ?? '?'}`).join('; ');
-  const bad = d.mismatches.length ? `\n**CHECKSUM MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (✗ chk above)\n` : '';
-  return `#### ${d.suite}: ${d.dataset} (${d.rows.toLocaleString('en-US')} rows)\n\n${head}\n${rule}\n${rows.join('\n')}\n${bad}\n<sub>${versions}</sub>\n`;
+  const bad = d.mismatches.length
+    ? `\n**${tpch ? 'ANSWER' : 'CHECKSUM'} MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (${mark} above)\n` : '';
+  const title = tpch
+    ? `#### tpch: ${d.dataset}${!d.gen ? '' : d.gen.csv + d.gen.parquet === 0 ? ' (data files reused)'
+      : ` (data generated: ${sec(d.gen.csv)} s CSV, ${sec(d.gen.parquet)} s Parquet)`}`
+    : `#### ${d.suite}: ${d.dataset} (${d.rows.toLocaleString('en-US')} rows)`;
+  return `${title}\n\n${head}\n${rule}\n${rows.filter(Boolean).join('\n')}\n${bad}\n<sub>${versions}</sub>\n`;
 }
 
 export function renderRun(run, machine) {
@@ -68,7 +91,8 @@ export function renderRun(run, machine) {
     `### ${run.started.slice(0, 10)} · ${machine.host} · ${run.device_label}`,
     '',
     `Machine: ${machineLine(machine)}. Command: \`${run.command}\`. Times in seconds, two runs each ("run 1 / run 2");`,
-    'a question an engine cannot express is "unsupported"; ✗ chk = answer checksum differs from the reference engine.',
+    'a question an engine cannot express is "unsupported"; ✗ chk = answer checksum differs from the reference engine;',
+    '✗ ans = the whole answer differs from the reference engine\'s (TPC-H; see bench/tpch/answers.mjs).',
     ...(run.note ? ['', `Note: ${run.note}`] : []),
     '',
     ...run.datasets.map(renderDataset),

@@ -130,6 +130,24 @@ TEST(expr, utf8_and_calendar_rules) {
   EXPECT_EQ(temporal_field(Op::Year, TypeId::TimestampNs, -1), int64_t(1969));
 }
 
+TEST(expr, sql_like_matches_characters) {
+  auto like = [](const std::string& s, const std::string& p) { return str_like(str_slot(s), str_slot(p)); };
+  EXPECT_TRUE(like("", ""));
+  EXPECT_FALSE(like("a", ""));
+  EXPECT_TRUE(like("", "%%"));
+  EXPECT_FALSE(like("", "_"));
+  EXPECT_TRUE(like("h\xc3\xa9llo", "h_llo"));     // é is one character of two bytes
+  EXPECT_FALSE(like("h\xc3\xa9llo", "h__llo"));
+  EXPECT_TRUE(like("\xf0\x9f\xa6\x80x", "_x"));  // 🦀x
+  EXPECT_FALSE(like("\xf0\x9f\xa6\x80x", "%__x"));
+  EXPECT_TRUE(like("xx special big requests", "%special%requests"));
+  EXPECT_FALSE(like("requests special", "%special%requests%"));
+  EXPECT_TRUE(like("aXbXc", "a%b%c"));
+  EXPECT_FALSE(like("aXbXcd", "a%b%c"));
+  EXPECT_TRUE(like("abcabc", "%abc"));                 // backtracks past a first partial match
+  EXPECT_TRUE(like("mississippi", "%s_i%p_"));
+}
+
 TEST(expr, compile_and_run_end_to_end) {
   // (a * 2 + 1) > b  with a int32 (some nulls), b float64, over a multi-block length.
   const int64_t n = 100003;

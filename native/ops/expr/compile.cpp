@@ -230,6 +230,27 @@ class Compiler {
     return node_val(add(op, TypeId::Bool, {a.node}, add_const(s.value, TypeId::Utf8)));
   }
 
+  /// str.like: a pattern whose only wildcards are leading and/or trailing `%` runs as
+  /// contains / startsWith / endsWith / equality on the literal between them (the same answer,
+  /// fewer steps); any other pattern runs the LIKE matcher (text.hpp str_like).
+  Val like(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a string");
+    const std::string& p = s.value.text;
+    size_t b = 0, e = p.size();
+    while (b < e && p[b] == '%') ++b;
+    while (e > b && p[e - 1] == '%') --e;
+    if (p.find_first_of("%_", b) < e) return node_val(add(Op::StrLike, TypeId::Bool, {a.node}, add_const(s.value, TypeId::Utf8)));
+    LiteralSpec core = s.value;
+    core.text = p.substr(b, e - b);
+    const bool lead = b > 0, trail = e < p.size();
+    if (!lead && !trail) return node_val(add(Op::Eq, TypeId::Bool, {a.node, emit_literal(core, TypeId::Utf8)}));
+    const Op op = lead && trail ? Op::StrContains : lead ? Op::StrEndsWith : Op::StrStartsWith;
+    return node_val(add(op, TypeId::Bool, {a.node}, add_const(core, TypeId::Utf8)));
+  }
+
   /// lower/upper: the operand is materialised (it is the last node so far) and case mapped.
   Val case_mapped(const NodeSpec& s, bool upper) {
     Val a = arg(s, 0);
@@ -416,6 +437,7 @@ class Compiler {
     if (o == "str.contains") return string_pred(s, Op::StrContains);
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
+    if (o == "str.like") return like(s);
     if (o == "str.toLowerCase") return case_mapped(s, false);
     if (o == "str.toUpperCase") return case_mapped(s, true);
     if (o == "str.slice") {

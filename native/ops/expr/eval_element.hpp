@@ -184,6 +184,7 @@ GPUDF_HD inline void eval_node(const ProgramView& p, const Node& nd, int64_t row
     case Op::StrContains: out.i = str_contains(a, p.consts[nd.p0]); return;
     case Op::StrStartsWith: out.i = str_starts_with(a, p.consts[nd.p0]); return;
     case Op::StrEndsWith: out.i = str_ends_with(a, p.consts[nd.p0]); return;
+    case Op::StrLike: out.i = str_like(a, p.consts[nd.p0]); return;
     case Op::StrSlice: out = utf8_slice(a, nd.p0, nd.p1); return;
     case Op::Year:
     case Op::Month:

@@ -31,6 +31,7 @@ enum class Op : int32_t {
   Select,     // arg0 (bool; null = false) ? arg1 : arg2
   StrLen, StrLenBytes,
   StrContains, StrStartsWith, StrEndsWith,  // p0: constant index of the pattern
+  StrLike,    // p0: constant index of the SQL LIKE pattern (`%`, `_`)
   StrSlice,   // p0: start (characters; negative counts from the end), p1: length (< 0: to the end)
   Year, Month, Day, Hour, Minute, Second, Weekday,
 };

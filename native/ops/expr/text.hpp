@@ -56,6 +56,43 @@ GPUDF_HD inline bool str_contains(Slot v, Slot p) {
   return false;
 }
 
+/// Byte position just past the character that starts at `pos` (clamped to n).
+GPUDF_HD inline int64_t utf8_next(const char* s, int64_t n, int64_t pos) {
+  ++pos;
+  while (pos < n && is_continuation(s[pos])) ++pos;
+  return pos;
+}
+
+/// SQL LIKE: `%` matches any run of characters (none included), `_` exactly one character (a
+/// code point, however many bytes), every other pattern byte itself; no escape character.
+/// Greedy match that backtracks only to the last `%` seen, which is exact for these two
+/// wildcards; every position it restarts from is a character boundary, so `_` never takes part
+/// of a character. O(len(v) * len(p)) at worst, linear for the usual patterns.
+GPUDF_HD inline bool str_like(Slot v, Slot p) {
+  int64_t si = 0, pi = 0, star_p = -1, star_s = 0;
+  while (si < v.n) {
+    const char c = pi < p.n ? p.s[pi] : '\0';
+    if (pi < p.n && c == '_') {
+      si = utf8_next(v.s, v.n, si);
+      ++pi;
+    } else if (pi < p.n && c == '%') {
+      star_p = pi++;
+      star_s = si;
+    } else if (pi < p.n && c == v.s[si]) {
+      ++si;
+      ++pi;
+    } else if (star_p >= 0) {
+      pi = star_p + 1;
+      star_s = utf8_next(v.s, v.n, star_s);
+      si = star_s;
+    } else {
+      return false;
+    }
+  }
+  while (pi < p.n && p.s[pi] == '%') ++pi;
+  return pi == p.n;
+}
+
 /// Case mapping that keeps every character's byte length, so offsets are unchanged: ASCII,
 /// Latin-1 letters (U+00C0..U+00FE but not U+00D7/U+00F7; U+00DF and U+00FF unchanged), basic
 /// Greek (U+0391..U+03A9 <-> U+03B1..U+03C9, not U+03A2/U+03C2) and Cyrillic (U+0400..U+042F <->
