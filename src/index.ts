@@ -13,6 +13,7 @@ export { LazyGroupBy } from "./lazy/lazy_groupby.js";
 export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";
 export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
 export type { OptimizationFlags } from "./lazy/optimizer/index.js";
+export type { FrameVerbs, GroupVerbs } from "./ops/verbs.js";
 export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";

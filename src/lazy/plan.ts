@@ -8,7 +8,7 @@
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
 import { ColumnNotFoundError, DtypeError, InvalidArgumentError } from "../errors.js";
-import { serializeExpr, type ExprNode } from "../expr.js";
+import { readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { columnsOf } from "../expr_tree.js";
 import { native, type NativeCsvOptions } from "../native/addon.js";
 import { checkUniqueNames } from "../ops/frame.js";
@@ -221,6 +221,14 @@ export function filterNode(input: LogicalPlan, predicate: ExprNode): FilterNode 
   const t = typeOf(predicate, input.schema);
   if (t !== "bool") throw new DtypeError(`filter needs a bool predicate, got ${t}`);
   return { kind: "filter", input, predicate, schema: input.schema };
+}
+
+/**
+ * True when a projection keeps its input's height: it broadcasts, or an output reads a column
+ * outside any aggregation (else it is one row: literals and whole-frame aggregations).
+ */
+export function keepsHeight(broadcastHeight: boolean, exprs: readonly NamedNode[]): boolean {
+  return broadcastHeight || exprs.some((e) => readsColumns(e.node));
 }
 
 export function projectNode(input: LogicalPlan, exprs: readonly NamedNode[], broadcastHeight: boolean): ProjectNode {

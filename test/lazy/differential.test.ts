@@ -52,7 +52,7 @@ function step(rng: Rng, st: State, tValues: Record<string, unknown[]>): Step | n
   const strs = st.cols.filter((c) => c.kind === "str");
   const from = `(${st.sql}) AS sub`;
   const all = st.cols.map((c) => q(c.name)).join(", ");
-  switch (rng.int(0, 6)) {
+  switch (rng.int(0, 7)) {
     case 0: {
       if (nums.length === 0) return null;
       const c = rng.pick(nums).name;
@@ -118,6 +118,21 @@ function step(rng: Rng, st: State, tValues: Record<string, unknown[]>): Step | n
           : `SELECT ${keep}, u.w, u.tag FROM ${from} ${how === "left" ? "LEFT " : ""}JOIN u ON sub.k = u.k`;
       const cols = how === "semi" || how === "anti" ? st.cols : [...st.cols, { name: "w", kind: "float" as Kind }, { name: "tag", kind: "str" as Kind }];
       return { text: `join(u, ${how})`, apply: (f, u) => (f as DataFrame).join(u as DataFrame, { on: "k", how }), next: { ...st, joined: true, cols, sql } };
+    }
+    case 7: {
+      // Whole-frame aggregations: one row.
+      if (nums.length === 0 || st.grouped) return null;
+      const v = rng.pick(nums).name;
+      return {
+        text: `select(sum, min, count of ${v}, len)`,
+        apply: (f) => f.select(col(v).sum().alias("sum_v"), col(v).min().alias("min_v"), col(v).count().alias("cnt"), len()),
+        next: {
+          ...st,
+          grouped: true,
+          cols: [{ name: "sum_v", kind: "float" }, { name: "min_v", kind: "float" }, { name: "cnt", kind: "int" }, { name: "len", kind: "int" }],
+          sql: `SELECT COALESCE(SUM(${q(v)}), 0) AS sum_v, MIN(${q(v)}) AS min_v, COUNT(${q(v)}) AS cnt, COUNT(*) AS len FROM ${from}`,
+        },
+      };
     }
     default: {
       const n = rng.int(1, 25);

@@ -19,6 +19,12 @@ describe("mergeProjections", () => {
     expect(mergeProjections(agg.plan)).toBe(agg.plan);
     sameWithAndWithout(agg, "mergeProjections");
   });
+  it("keeps a one-row result one row (a column read inside an aggregation reads no rows)", () => {
+    const lf = df.lazy().select("b", "a").select(col("a").mul(col("b")).sum().alias("s"));
+    expect(after(lf, mergeProjections)).toBe(['SELECT (col("a") * col("b")).sum().alias("s")', "  SCAN DataFrame [2 columns]"].join("\n"));
+    expect(lf.collectSync({ optimizations: { simplify: false } }).toRecords()).toEqual([{ s: 50 }]);
+    sameWithAndWithout(lf, "mergeProjections");
+  });
   it("keeps the height when the outer reads only a broadcast literal", () => {
     const lf = df.lazy().withColumns(lit(7).alias("k")).select("k");
     expect(lf.collectSync().height).toBe(3);

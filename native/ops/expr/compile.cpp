@@ -159,11 +159,11 @@ class Compiler {
     Val a = arg(s, 0), b = arg(s, 1);
     auto [ta, tb] = pair_types(s.op, a, b, true);
     TypeId ca = ta, cb = tb;
-    if (is_temporal_type(ta) && is_temporal_type(tb) && ta != tb) {
+    if (is_temporal_type(ta) && is_temporal_type(tb)) {
       // A Date literal that is exactly a value of the other side's unit is compared in that
       // unit (the column is read as it is, not cast row by row); the result is the same.
-      if (exact_temporal(b, ta)) return node_val(add(op, TypeId::Bool, {as(a, ta), emit_literal(b.value, ta)}));
-      if (exact_temporal(a, tb)) return node_val(add(op, TypeId::Bool, {emit_literal(a.value, tb), as(b, tb)}));
+      if (ta != tb && exact_temporal(b, ta)) return node_val(add(op, TypeId::Bool, {as(a, ta), emit_literal(b.value, ta)}));
+      if (ta != tb && exact_temporal(a, tb)) return node_val(add(op, TypeId::Bool, {emit_literal(a.value, tb), as(b, tb)}));
       ca = cb = *value_supertype(ta, tb);
     } else {
       bool fine = (is_numeric(ta) && is_numeric(tb)) || (is_string(ta) && is_string(tb)) ||

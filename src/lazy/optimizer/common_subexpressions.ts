@@ -6,7 +6,7 @@
  */
 import { col, type ExprNode } from "../../expr.js";
 import { columnsOf, hasAggregates, nodeKey, rewrite, treeSize } from "../../expr_tree.js";
-import { aggregateNode, projectNode, type LogicalPlan, type NamedNode } from "../plan.js";
+import { aggregateNode, keepsHeight, projectNode, type LogicalPlan, type NamedNode } from "../plan.js";
 import { mapPlan, parentCounts } from "./walk.js";
 
 const cseName = (i: number): string => `__gpudf_cse_${i}`;
@@ -71,7 +71,7 @@ export function commonSubexpressions(plan: LogicalPlan): LogicalPlan {
       const reads = new Set<string>();
       for (const r of roots) columnsOf(r, reads);
       const exprs = p.exprs.map((e, i) => ({ name: e.name, node: roots[i] as ExprNode }));
-      return projectNode(below(p.input, reads, defs), exprs, p.broadcastHeight || p.exprs.some((e) => columnsOf(e.node).size > 0));
+      return projectNode(below(p.input, reads, defs), exprs, keepsHeight(p.broadcastHeight, p.exprs));
     }
     if (p.kind === "aggregate") {
       // Repeats among the aggregations' inputs (an input used whole by two aggregations is

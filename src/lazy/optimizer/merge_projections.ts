@@ -6,8 +6,8 @@
  * at most once above (so no work is repeated).
  */
 import type { ExprNode } from "../../expr.js";
-import { columnsOf, hasAggregates, substituteColumns } from "../../expr_tree.js";
-import { projectNode, type LogicalPlan } from "../plan.js";
+import { hasAggregates, substituteColumns } from "../../expr_tree.js";
+import { keepsHeight, projectNode, type LogicalPlan } from "../plan.js";
 import { mapPlan, parentCounts } from "./walk.js";
 
 function uses(node: ExprNode, name: string): number {
@@ -20,7 +20,7 @@ export function mergeProjections(plan: LogicalPlan): LogicalPlan {
     if (p.kind !== "project" || p.input.kind !== "project" || (shared.get(p.input) ?? 0) > 1) return p;
     const inner = p.input;
     if (inner.exprs.some((e) => hasAggregates(e.node))) return p;
-    if (!inner.broadcastHeight && !inner.exprs.some((e) => columnsOf(e.node).size > 0)) return p;
+    if (!keepsHeight(inner.broadcastHeight, inner.exprs)) return p;
     const defs = new Map<string, ExprNode>(inner.exprs.map((e) => [e.name, e.node]));
     for (const e of inner.exprs) {
       const n = e.node.op === "alias" ? (e.node.args[0] as ExprNode) : e.node;
@@ -29,7 +29,7 @@ export function mergeProjections(plan: LogicalPlan): LogicalPlan {
       if (count > 1) return p;
     }
     // An outer output that reads only literal definitions would stop reading columns.
-    const broadcast = p.broadcastHeight || p.exprs.some((o) => columnsOf(o.node).size > 0);
+    const broadcast = keepsHeight(p.broadcastHeight, p.exprs);
     const exprs = p.exprs.map((o) => {
       const node = substituteColumns(o.node, defs);
       return { name: o.name, node: node.op === "col" && node.name !== o.name ? { op: "alias", args: [node], name: o.name } : node };

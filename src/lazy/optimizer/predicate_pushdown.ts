@@ -15,7 +15,7 @@
  */
 import type { ExprNode } from "../../expr.js";
 import { columnsOf, hasAggregates, substituteColumns } from "../../expr_tree.js";
-import { filterNode, inputsOf, withInputs, type JoinNode, type LogicalPlan, type NamedNode } from "../plan.js";
+import { filterNode, inputsOf, keepsHeight, withInputs, type JoinNode, type LogicalPlan, type NamedNode } from "../plan.js";
 import { andAll, conjuncts } from "./predicates.js";
 import { parentCounts } from "./walk.js";
 
@@ -63,7 +63,7 @@ function push(plan: LogicalPlan, preds: ExprNode[], shared: Shared): LogicalPlan
       const defs = new Map<string, ExprNode>(plan.exprs.map((e) => [e.name, e.node]));
       // Fewer rows below would change every whole-frame aggregation of the projection, and a
       // projection of one row (literals and aggregations only) has no rows to filter below it.
-      const rowWise = !plan.exprs.some((e) => hasAggregates(e.node)) && (plan.broadcastHeight || plan.exprs.some((e) => columnsOf(e.node).size > 0));
+      const rowWise = !plan.exprs.some((e) => hasAggregates(e.node)) && keepsHeight(plan.broadcastHeight, plan.exprs);
       const down: ExprNode[] = [];
       const stay: ExprNode[] = [];
       for (const p of preds) {

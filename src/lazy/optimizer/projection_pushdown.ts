@@ -15,6 +15,7 @@ import {
   filterNode,
   groupSliceNode,
   joinNode,
+  keepsHeight,
   projectNode,
   sliceNode,
   sortNode,
@@ -65,9 +66,8 @@ function prune(plan: LogicalPlan, needed: Needed, shared: Map<LogicalPlan, numbe
       break;
     case "project": {
       const kept = needed === null ? plan.exprs : plan.exprs.filter((e) => needed.has(e.name));
-      const readsAny = (xs: readonly NamedNode[]): boolean => xs.some((e) => columnsOf(e.node).size > 0);
       // Same height as before: if the dropped outputs were what read a column, say so.
-      const broadcast = plan.broadcastHeight || (readsAny(plan.exprs) && !readsAny(kept));
+      const broadcast = plan.broadcastHeight || (keepsHeight(false, plan.exprs) && !keepsHeight(false, kept));
       const input = go(plan.input, union(new Set(), ...kept.map((e) => e.node)));
       out = kept.length === plan.exprs.length && input === plan.input && broadcast === plan.broadcastHeight ? plan : projectNode(input, kept, broadcast);
       break;
