@@ -19,8 +19,8 @@ import { openResults, saveResults, renderDataset } from './lib/report.mjs';
 import { machineInfo } from './lib/machine.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ALL_ENGINES = ['gpudf', 'polars', 'duckdb', 'arquero', 'danfo'];
-const TPCH_ENGINES = ['gpudf', 'polars', 'duckdb'];
+const ALL_ENGINES = ['gpudf', 'gpudf-lazy', 'polars', 'duckdb', 'arquero', 'danfo'];
+const TPCH_ENGINES = ['gpudf', 'gpudf-lazy', 'polars', 'duckdb'];
 
 function parseArgs(argv) {
   const o = {
@@ -47,7 +47,7 @@ function parseArgs(argv) {
     else throw new Error(`unknown argument ${a} (see bench/README.md)`);
   }
   for (const e of o.engines) if (!ALL_ENGINES.includes(e)) throw new Error(`unknown engine ${e}`);
-  if (o.engines.includes('gpudf') && !existsSync(join(HERE, '..', 'dist', 'index.js'))) {
+  if (o.engines.some((e) => e.startsWith('gpudf')) && !existsSync(join(HERE, '..', 'dist', 'index.js'))) {
     throw new Error('gpudf engine: dist/index.js is missing: run `npm run build:ts` (and `npm run build:native`) first');
   }
   for (const s of o.suites) if (!SUITES[s]) throw new Error(`unknown suite ${s}`);
@@ -57,6 +57,7 @@ function parseArgs(argv) {
     const other = o.engines.filter((e) => !TPCH_ENGINES.includes(e));
     if (other.length) throw new Error(`the tpch suite runs ${TPCH_ENGINES.join(', ')}; not ${other.join(', ')}`);
   }
+  if (o.engines.includes('gpudf-lazy') && o.suites.some((s) => s !== 'tpch')) throw new Error('the gpudf-lazy engine runs the tpch suite only');
   if (!(o.size >= 1)) throw new Error('--size must be a row count such as 1e6');
   return o;
 }

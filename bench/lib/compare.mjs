@@ -3,7 +3,7 @@
 // sums exactly, floating sums to a relative 1e-6 (engines sum in different orders).
 import { compareAnswers } from '../tpch/answers.mjs';
 
-export const REFERENCE_ORDER = ['duckdb', 'polars', 'arquero', 'danfo', 'gpudf'];
+export const REFERENCE_ORDER = ['duckdb', 'polars', 'arquero', 'danfo', 'gpudf', 'gpudf-lazy'];
 const REL_TOL = 1e-6;
 
 function close(a, b) {

@@ -2,7 +2,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SUITES } from './questions.mjs';
 
-export const ENGINE_ORDER = ['gpudf', 'polars', 'duckdb', 'arquero', 'danfo'];
+export const ENGINE_ORDER = ['gpudf', 'gpudf-lazy', 'polars', 'duckdb', 'arquero', 'danfo'];
+
+/** gpudf's own engines (eager and lazy); the others are its peers. */
+const ours = (e) => e.startsWith('gpudf');
 
 /** Reads a results file, or a fresh one for `machine`. */
 export function openResults(path, machine) {
@@ -32,11 +35,11 @@ function loadCell(l) {
   return l.csv === 'unsupported' ? `unsupported (Arrow IPC: ${sec(l.seconds)})` : sec(l.seconds);
 }
 
-/** gpudf's best time over the fastest correct peer's best time. */
-function ratio(engines, q) {
-  const g = engines.gpudf?.questions[q];
+/** A gpudf engine's best time over the fastest correct peer's best time. */
+function ratio(engines, q, me) {
+  const g = engines[me]?.questions[q];
   const mine = g?.correct === false ? null : best(g);
-  const peers = Object.entries(engines).filter(([e]) => e !== 'gpudf')
+  const peers = Object.entries(engines).filter(([e]) => !ours(e))
     .map(([, r]) => r.questions[q]).filter((r) => r?.correct !== false).map(best).filter((t) => t !== null);
   if (mine === null || peers.length === 0) return '—';
   return `${(mine / Math.min(...peers)).toFixed(2)}×`;
@@ -57,9 +60,9 @@ function geomeanRow(d, names) {
   if (ids.length === 0) return null;
   const g = (e) => Math.exp(ids.reduce((s, q) => s + Math.log(Math.max(best(d.engines[e].questions[q]), 1e-6)), 0) / ids.length);
   const means = Object.fromEntries(names.map((e) => [e, g(e)]));
-  const peers = names.filter((e) => e !== 'gpudf').map((e) => means[e]);
-  const r = means.gpudf !== undefined && peers.length ? `${(means.gpudf / Math.min(...peers)).toFixed(2)}×` : '—';
-  return `| geometric mean of best runs (${ids.length} queries) | ${names.map((e) => sec(means[e])).join(' | ')} | ${r} |`;
+  const peers = names.filter((e) => !ours(e)).map((e) => means[e]);
+  const r = names.filter(ours).map((e) => (peers.length ? `${(means[e] / Math.min(...peers)).toFixed(2)}×` : '—'));
+  return `| geometric mean of best runs (${ids.length} queries) | ${names.map((e) => sec(means[e])).join(' | ')} | ${r.join(' | ')} |`;
 }
 
 /** Markdown for one dataset block of a run. */
@@ -67,15 +70,17 @@ export function renderDataset(d) {
   const names = ENGINE_ORDER.filter((e) => d.engines[e]);
   const tpch = d.suite === 'tpch';
   const mark = tpch ? '✗ ans' : '✗ chk';
-  const head = `| ${tpch ? 'TPC-H query' : `${d.suite} question`} | ${names.join(' | ')} | gpudf ÷ fastest peer |`;
-  const rule = `|---|${names.map(() => '---').join('|')}|---|`;
-  const rows = [`| ${tpch ? `load into memory, ${d.format}` : 'CSV load'} (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | |`];
+  const mine = names.filter(ours);
+  const blanks = mine.map(() => '').join(' | ');
+  const head = `| ${tpch ? 'TPC-H query' : `${d.suite} question`} | ${names.join(' | ')} | ${mine.map((e) => `${e} ÷ fastest peer`).join(' | ')} |`;
+  const rule = `|---|${names.map(() => '---').join('|')}|${mine.map(() => '---').join('|')}|`;
+  const rows = [`| ${tpch ? `load into memory, ${d.format}` : 'CSV load'} (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | ${blanks} |`];
   for (const q of SUITES[d.suite]) {
     if (!names.some((e) => d.engines[e].questions[q.id])) continue;
-    rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id], mark)).join(' | ')} | ${ratio(d.engines, q.id)} |`);
+    rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id], mark)).join(' | ')} | ${mine.map((e) => ratio(d.engines, q.id, e)).join(' | ')} |`);
   }
   if (tpch) rows.push(geomeanRow(d, names) ?? '');
-  rows.push(`| peak RSS (MB) | ${names.map((e) => peakRss(d.engines[e])).join(' | ')} | |`);
+  rows.push(`| peak RSS (MB) | ${names.map((e) => peakRss(d.engines[e])).join(' | ')} | ${blanks} |`);
   const versions = names.map((e) => `${e}: ${d.engines[e].version ?? '?'}`).join('; ');
   const bad = d.mismatches.length
     ? `\n**${tpch ? 'ANSWER' : 'CHECKSUM'} MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (${mark} above)\n` : '';

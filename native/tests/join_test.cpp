@@ -218,3 +218,41 @@ TEST(join, gather_or_null_and_coalesced_keys) {
   std::sort(keys.begin(), keys.end());
   EXPECT_EQ(keys, (std::vector<std::optional<int64_t>>{1, 2, 3}));
 }
+
+TEST(join, single_integer_keys_of_every_width_dense_and_sparse) {
+  // Dense values (the CPU's direct-index table) and sparse ones (the hash table), negative
+  // values, nulls, probe values outside the build side's range, both sides as build.
+  for (int64_t spread : {int64_t(1), int64_t(1) << 40}) {
+    for (TypeId t : {TypeId::Int8, TypeId::Int16, TypeId::Int32, TypeId::UInt32, TypeId::Int64, TypeId::Date32}) {
+      if (spread > 1 && t != TypeId::Int64) continue;
+      for (auto [nl, nr] : {std::pair<int64_t, int64_t>{40, 70}, {300, 9}, {1000, 1000}}) {
+        SCOPED_TRACE(std::string(type_name(t)) + " spread=" + std::to_string(spread) + " rows=" + std::to_string(nl) + "x" + std::to_string(nr));
+        Rng rng{uint64_t(nl * 7 + nr) + uint64_t(t)};
+        auto make = [&](int64_t n, int64_t lo, int64_t hi) {
+          std::vector<int64_t> v(static_cast<size_t>(n));
+          std::vector<bool> ok(static_cast<size_t>(n));
+          for (int64_t i = 0; i < n; ++i) {
+            v[size_t(i)] = (lo + int64_t(rng.next() % uint64_t(hi - lo + 1))) * spread;
+            ok[size_t(i)] = !rng.coin(10);
+          }
+          ColumnPtr c64 = host_column<int64_t>(TypeId::Int64, v, ok);
+          if (t == TypeId::Int64) return c64;
+          ColumnPtr out = Column::allocate(cpu_device(), t, n, true);
+          for (int64_t i = 0; i < n; ++i) {
+            const int64_t x = v[size_t(i)];
+            switch (value_width(t)) {
+              case 1: reinterpret_cast<int8_t*>(out->data()->data())[i] = int8_t(x); break;
+              case 2: reinterpret_cast<int16_t*>(out->data()->data())[i] = int16_t(x); break;
+              default: reinterpret_cast<int32_t*>(out->data()->data())[i] = int32_t(x); break;
+            }
+            if (ok[size_t(i)]) set_bit(out->validity()->data(), i);
+          }
+          return out;
+        };
+        const bool is_unsigned = t == TypeId::UInt32;
+        ColumnPtr l = make(nl, is_unsigned ? 0 : -20, 40), r = make(nr, is_unsigned ? 5 : -5, 60);
+        check_join({l}, {r}, "single key");
+      }
+    }
+  }
+}
