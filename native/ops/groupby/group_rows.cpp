@@ -56,9 +56,9 @@ void remap_ranges(int64_t n, const std::vector<int64_t>& range_start, const std:
 }
 
 /// Most distinct values (max - min + 1) an integer key may span for direct indexing.
-inline constexpr uint64_t kDirectSpan = uint64_t(1) << 18;
+inline constexpr uint64_t kDirectSpan = uint64_t(1) << 24;
 
-/// One integer key whose values span at most kDirectSpan (and at most the row count): a
+/// One integer key whose values span at most kDirectSpan (and at most 4 slots a row): a
 /// group's id is found in an array indexed by value - min (nulls after the last value), with
 /// no hashing. Each range lists where values first appear in it; the lists merged in range
 /// order number the values by first appearance. False when the span is too wide.
@@ -91,7 +91,7 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
   const T min = *std::min_element(lo.begin(), lo.end()), max = *std::max_element(hi.begin(), hi.end());
   // max - min in unsigned arithmetic (exact for any pair), compared before adding 1.
   const uint64_t diff = min <= max ? uint64_t(U(U(max) - U(min))) : 0;
-  if (diff >= kDirectSpan || diff >= uint64_t(std::max<int64_t>(n, 1024))) return false;
+  if (diff >= kDirectSpan || diff >= uint64_t(std::max<int64_t>(n, 256)) * 4) return false;
   const uint64_t span = min <= max ? diff + 1 : 0;
   const auto slot_of = [&](int64_t i) { return c.is_valid(i) ? int64_t(U(U(c.values<T>()[i]) - U(min))) : int64_t(span); };
   // Each range lists the rows where a value first appears in it (no ids written yet), and
