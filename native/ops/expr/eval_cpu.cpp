@@ -221,6 +221,76 @@ void arith_block(Op op, TypeId t, const Slot* a, const uint8_t* va, const Slot* 
   }
 }
 
+/// A LIKE pattern of literal runs and `%` (no `_`): its runs, and whether the value must start
+/// / end with the first / last one. Matching each run at its leftmost place after the previous
+/// one is exact for such patterns, so the CPU searches each run (find_run) where str_like walks byte by byte.
+struct LikeRuns {
+  bool simple = false;
+  bool open_start = false, open_end = false;
+  std::vector<std::pair<const char*, int64_t>> runs;
+};
+
+LikeRuns like_runs(const Slot& p) {
+  LikeRuns r;
+  for (int64_t k = 0; k < p.n; ++k)
+    if (p.s[k] == '_') return r;
+  r.simple = true;
+  r.open_start = p.n > 0 && p.s[0] == '%';
+  r.open_end = p.n > 0 && p.s[p.n - 1] == '%';
+  for (int64_t k = 0; k < p.n;) {
+    if (p.s[k] == '%') {
+      ++k;
+      continue;
+    }
+    int64_t e = k;
+    while (e < p.n && p.s[e] != '%') ++e;
+    r.runs.push_back({p.s + k, e - k});
+    k = e;
+  }
+  return r;
+}
+
+/// The first place of needle[0, m) in hay[0, n), or nullptr: memchr on the first byte, then
+/// memcmp (for the short values and patterns of string columns, cheaper per call than memmem).
+const char* find_run(const char* hay, int64_t n, const char* needle, int64_t m) {
+  if (m == 0) return hay;
+  const char* end = hay + n - m + 1;
+  for (const char* at = hay; at < end;) {
+    at = static_cast<const char*>(std::memchr(at, needle[0], size_t(end - at)));
+    if (at == nullptr) return nullptr;
+    if (std::memcmp(at + 1, needle + 1, size_t(m - 1)) == 0) return at;
+    ++at;
+  }
+  return nullptr;
+}
+
+bool like_match(const LikeRuns& r, const char* v, int64_t n) {
+  if (r.runs.empty()) return r.open_start || n == 0;  // "%"... matches all; "" only ""
+  size_t first = 0, last = r.runs.size();
+  int64_t pos = 0, end = n;
+  if (!r.open_start) {
+    const auto& [s, len] = r.runs[0];
+    if (len > n || std::memcmp(v, s, size_t(len)) != 0) return false;
+    pos = len;
+    first = 1;
+  }
+  if (!r.open_end && last > first) {
+    const auto& [s, len] = r.runs[last - 1];
+    if (len > end - pos || std::memcmp(v + end - len, s, size_t(len)) != 0) return false;
+    end -= len;
+    --last;
+  } else if (!r.open_end && last == first) {
+    return pos == end;  // the whole value was the one run
+  }
+  for (size_t k = first; k < last; ++k) {
+    const auto& [s, len] = r.runs[k];
+    const char* at = end - pos >= len ? find_run(v + pos, end - pos, s, len) : nullptr;
+    if (at == nullptr) return false;
+    pos = at - v + len;
+  }
+  return true;
+}
+
 /// CPU block fast paths for the nodes a typical predicate is made of (literals, comparisons,
 /// Kleene and/or); false when the node takes the general per-row step.
 bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* valids, int64_t block,
@@ -270,6 +340,27 @@ bool fast_block(const ProgramView& view, const Node& nd, Slot* slots, uint8_t* v
       const Lane lane = lane_of(nd.type);
       if (lane == Lane::String || lane == Lane::UInt64 || (nd.op == Op::Div && lane != Lane::Float)) return false;
       arith_block(nd.op, nd.type, operand(0), valid(0), operand(1), valid(1), count, out, ok);
+      return true;
+    }
+    case Op::StrContains:
+    case Op::StrLike: {
+      // Runs searched with memchr + memcmp instead of the byte-by-byte GPUDF_HD matchers.
+      const Slot& pat = view.consts[nd.p0];
+      LikeRuns r;
+      if (nd.op == Op::StrLike) {
+        r = like_runs(pat);
+        if (!r.simple) return false;
+      } else {
+        r.simple = r.open_start = r.open_end = true;
+        if (pat.n > 0) r.runs.push_back({pat.s, pat.n});
+      }
+      const Slot* a = operand(0);
+      const uint8_t* va = valid(0);
+      for (int64_t row = 0; row < count; ++row) {
+        out[row].i = va[row] ? like_match(r, a[row].s, a[row].n) : 0;
+        out[row].n = 0;
+        ok[row] = va[row];
+      }
       return true;
     }
     case Op::Not: {

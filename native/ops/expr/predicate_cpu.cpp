@@ -62,7 +62,12 @@ struct CompareMask {
       const char* d = reinterpret_cast<const char*>(c.data);
       for (int64_t r = 0; r < count; ++r) {
         const int64_t len = int64_t(o[r + 1] - o[r]);
-        const bool eq = len == lit.n && (len == 0 || std::memcmp(d + o[r], lit.s, size_t(len)) == 0);
+        bool eq = len == lit.n;
+        if (eq && len <= 16) {  // short values: inline bytes, no memcmp call per row
+          for (int64_t b = 0; b < len; ++b) eq &= d[o[r] + b] == lit.s[b];
+        } else if (eq) {
+          eq = std::memcmp(d + o[r], lit.s, size_t(len)) == 0;
+        }
         m[r] &= uint8_t(O == Op::Eq ? eq : !eq);
       }
     } else if constexpr (std::is_floating_point_v<S>) {
