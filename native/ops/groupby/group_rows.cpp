@@ -227,7 +227,7 @@ struct Grouper {
           hk[size_t(at)] = h[size_t(i)];
         });
     HostVector<uint64_t>().swap(h);
-    std::vector<std::vector<int64_t>> reps(static_cast<size_t>(parts));
+    std::vector<HostVector<int64_t>> reps(static_cast<size_t>(parts));
     const int64_t words = (n + 63) / 64;
     std::vector<std::atomic<uint64_t>> first(static_cast<size_t>(words));
     cpu_pool().parallel_for(words, 1 << 14, [&](int64_t w0, int64_t w1) {

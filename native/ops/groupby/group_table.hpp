@@ -11,6 +11,7 @@
 
 #include "core/column.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "ops/hash/row_hash.hpp"
 
 namespace gpudf::detail::group_table {
@@ -113,24 +114,37 @@ struct MultiKey {
     uint64_t at;  // the group's encoding: arena[at ..)
   };
   const Keys* keys;
-  std::vector<uint8_t> arena;
+  HostVector<uint8_t> arena;
   uint64_t hash(int64_t row) const { return row_hash(keys->cols, keys->n, row); }
   void hash_block(int64_t begin, int64_t m, uint64_t* out) const { row_hashes(keys->cols, keys->n, begin, m, out); }
   void set(Slot& s, int64_t row) {
+    // The encoding's size first, then one resize and plain writes (not an insert per field).
+    int64_t size = keys->n;
+    for (int32_t k = 0; k < keys->n; ++k) {
+      const ColumnView& c = keys->cols[k];
+      if (!c.is_valid(row)) continue;
+      int64_t len = 0;
+      if (is_string_key(c.type)) string_bytes(c, row, &len);
+      size += 8 + len;
+    }
     s.at = arena.size();
+    arena.resize(arena.size() + size_t(size));
+    uint8_t* e = arena.data() + s.at;
     for (int32_t k = 0; k < keys->n; ++k) {
       const ColumnView& c = keys->cols[k];
       const bool valid = c.is_valid(row);
-      arena.push_back(uint8_t(valid));
+      *e++ = uint8_t(valid);
       if (!valid) continue;
       if (is_string_key(c.type)) {
         int64_t len = 0;
         const uint8_t* p = string_bytes(c, row, &len);
-        put(&len, 8);
-        put(p, len);
+        std::memcpy(e, &len, 8);
+        if (len) std::memcpy(e + 8, p, size_t(len));
+        e += 8 + len;
       } else {
         const uint64_t bits = key_bits(c, row);
-        put(&bits, 8);
+        std::memcpy(e, &bits, 8);
+        e += 8;
       }
     }
   }
@@ -154,12 +168,6 @@ struct MultiKey {
       }
     }
     return true;
-  }
-
- private:
-  void put(const void* p, int64_t len) {
-    const auto* b = static_cast<const uint8_t*>(p);
-    arena.insert(arena.end(), b, b + len);
   }
 };
 
@@ -198,7 +206,7 @@ struct StringKey {
   };
   static constexpr uint32_t kNull = 0xFFFFFFFFu;
   const ColumnView* col;
-  std::vector<uint8_t> arena;
+  HostVector<uint8_t> arena;
   uint64_t hash(int64_t row) const { return key_hash(*col, row); }
   void hash_block(int64_t begin, int64_t m, uint64_t* out) const { row_hashes(col, 1, begin, m, out); }
   void set(Slot& s, int64_t row) {
@@ -243,8 +251,8 @@ class GroupTable {
     slots_.assign(cap, Slot{});
     mask_ = cap - 1;
   }
-  std::vector<int64_t> reps;
-  std::vector<uint64_t> hashes;
+  HostVector<int64_t> reps;
+  HostVector<uint64_t> hashes;
   Store store;
 
   int64_t size() const { return int64_t(reps.size()); }
@@ -273,7 +281,7 @@ class GroupTable {
 
  private:
   void grow() {
-    std::vector<Slot> old(std::move(slots_));
+    HostVector<Slot> old(std::move(slots_));
     slots_.assign(old.size() * 2, Slot{});
     mask_ = slots_.size() - 1;
     for (const Slot& e : old) {
@@ -283,7 +291,7 @@ class GroupTable {
       slots_[s] = e;
     }
   }
-  std::vector<Slot> slots_;
+  HostVector<Slot> slots_;
   uint64_t mask_ = 0;
 };
 
