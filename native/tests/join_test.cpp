@@ -140,6 +140,10 @@ TEST(join, multi_key_random_sizes_across_the_partition_threshold) {
     check_join(l, r, ("multi n=" + std::to_string(n)).c_str());
     check_join(r, l, ("multi, larger right, n=" + std::to_string(n)).c_str());  // inner probes right
   }
+  // A left side under a quarter of the right: semi / anti joins mark the left rows.
+  auto small = random_int_keys(20, 7, 10, 5);
+  auto big = random_int_keys(400, 7, 10, 6);
+  check_join(small, big, "multi, small left");
 }
 
 TEST(join, strings_floats_and_slices) {
@@ -220,12 +224,14 @@ TEST(join, gather_or_null_and_coalesced_keys) {
 }
 
 TEST(join, single_integer_keys_of_every_width_dense_and_sparse) {
-  // Dense values (the CPU's direct-index table) and sparse ones (the hash table), negative
-  // values, nulls, probe values outside the build side's range, both sides as build.
-  for (int64_t spread : {int64_t(1), int64_t(1) << 40}) {
+  // Dense values (the CPU's direct-index table), sparse ones (the hash table behind a presence
+  // bitmap, and without one when the span is wider still), negative values, nulls, probe
+  // values outside the build side's range, both sides as build, and a left side small enough
+  // for semi / anti joins by marking.
+  for (int64_t spread : {int64_t(1), int64_t(100000), int64_t(1) << 40}) {
     for (TypeId t : {TypeId::Int8, TypeId::Int16, TypeId::Int32, TypeId::UInt32, TypeId::Int64, TypeId::Date32}) {
       if (spread > 1 && t != TypeId::Int64) continue;
-      for (auto [nl, nr] : {std::pair<int64_t, int64_t>{40, 70}, {300, 9}, {1000, 1000}}) {
+      for (auto [nl, nr] : {std::pair<int64_t, int64_t>{40, 70}, {300, 9}, {1000, 1000}, {12, 500}}) {
         SCOPED_TRACE(std::string(type_name(t)) + " spread=" + std::to_string(spread) + " rows=" + std::to_string(nl) + "x" + std::to_string(nr));
         Rng rng{uint64_t(nl * 7 + nr) + uint64_t(t)};
         auto make = [&](int64_t n, int64_t lo, int64_t hi) {

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <type_traits>
 #include <vector>
@@ -31,6 +32,8 @@ using namespace group_table;
 
 /// Rows each range scans before judging whether its groups are too many for one table per range.
 inline constexpr int64_t kProbeRows = int64_t(1) << 18;
+/// Rows after which a range whose rows were nearly all (95%) new groups gives up at once.
+inline constexpr int64_t kEarlyRows = int64_t(1) << 14;
 /// Most groups a range's table may hold (beyond it the partitioned path takes over).
 inline constexpr int64_t kMaxRangeGroups = int64_t(1) << 21;
 /// Rows hashed (and their slots prefetched) ahead of their probes.
@@ -151,7 +154,8 @@ struct Grouper {
   /// groups are then merged in range order, so ids are numbered by first appearance whatever
   /// the number of ranges. False (nothing usable) when the groups are nearly as many as the
   /// rows: more than half of a range's first kProbeRows rows (or all its rows, when fewer)
-  /// start a group, or a range meets more than kMaxRangeGroups; the partitioned path, whose
+  /// start a group, or 95% of its first kEarlyRows, or a range meets more than
+  /// kMaxRangeGroups; the partitioned path, whose
   /// tables stay cache-sized, then does better.
   bool by_ranges() {
     const std::vector<int64_t> range_start = thread_ranges(n);
@@ -178,7 +182,9 @@ struct Grouper {
           }
           const int64_t seen = std::min(end, b + kBlockRows) - begin, probe = std::min(kProbeRows, end - begin);
           const bool probing = seen >= probe && seen - kBlockRows < probe;
-          if (t.size() > kMaxRangeGroups || (probing && t.size() * 2 > seen)) {
+          // Nearly every row a new group early on: no need to scan kProbeRows to know.
+          const bool early = seen >= kEarlyRows && seen - kBlockRows < kEarlyRows && t.size() * 100 > seen * 95;
+          if (t.size() > kMaxRangeGroups || early || (probing && t.size() * 2 > seen)) {
             too_many = true;
             return;
           }
@@ -322,10 +328,99 @@ HostVector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids) {
   return group_into(keys, MultiKey{&keys, {}}, n, ids);
 }
 
+/// Row i of an integer-like key (bool, integers but uint64, dates, timestamps) as int64.
+inline int64_t int_value(const ColumnView& c, int64_t i) {
+  switch (c.type) {
+    case TypeId::Bool:
+    case TypeId::UInt8: return c.values<uint8_t>()[i];
+    case TypeId::Int8: return c.values<int8_t>()[i];
+    case TypeId::Int16: return c.values<int16_t>()[i];
+    case TypeId::UInt16: return c.values<uint16_t>()[i];
+    case TypeId::Int32:
+    case TypeId::Date32: return c.values<int32_t>()[i];
+    case TypeId::UInt32: return c.values<uint32_t>()[i];
+    default: return c.values<int64_t>()[i];
+  }
+}
+
+/// Several integer-like keys as one int64 key with the same groups: key k's code is its value
+/// minus the key's minimum (or one code past its values for a null, a group of its own), the
+/// codes combined in mixed radix. Grouping that one column is a fixed-width key (or direct
+/// indexing) instead of the encoded multi-column store. Null when a key is of another dtype or
+/// the codes need more than 62 bits. drop_nulls: a row with a null key is null in the result.
+ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
+  const int64_t n = keys[0].size;
+  const size_t nk = keys.size();
+  for (const ColumnView& k : keys) {
+    const TypeId t = k.type;
+    if (!(t == TypeId::Bool || (t >= TypeId::Int8 && t <= TypeId::UInt32) || t == TypeId::Date32 ||
+          (t >= TypeId::TimestampS && t <= TypeId::TimestampNs)))
+      return nullptr;
+  }
+  std::vector<int64_t> lo(nk, INT64_MAX), hi(nk, INT64_MIN);
+  std::vector<uint8_t> nulls(nk, 0);
+  std::mutex m;
+  cpu_pool().parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) {
+    std::vector<int64_t> l(nk, INT64_MAX), h(nk, INT64_MIN);
+    std::vector<uint8_t> any(nk, 0);
+    for (size_t k = 0; k < nk; ++k)
+      for (int64_t i = b; i < e; ++i) {
+        if (!keys[k].is_valid(i)) {
+          any[k] = 1;
+          continue;
+        }
+        const int64_t v = int_value(keys[k], i);
+        l[k] = std::min(l[k], v);
+        h[k] = std::max(h[k], v);
+      }
+    std::lock_guard<std::mutex> lock(m);
+    for (size_t k = 0; k < nk; ++k) {
+      lo[k] = std::min(lo[k], l[k]);
+      hi[k] = std::max(hi[k], h[k]);
+      nulls[k] |= any[k];
+    }
+  });
+  std::vector<uint64_t> radix(nk), mult(nk);
+  uint64_t total = 1;
+  for (size_t k = nk; k-- > 0;) {
+    const uint64_t span = lo[k] <= hi[k] ? uint64_t(hi[k]) - uint64_t(lo[k]) + 1 : 0;
+    if (span > (uint64_t(1) << 62)) return nullptr;
+    radix[k] = span + (nulls[k] && !drop_nulls ? 1 : 0);
+    if (radix[k] == 0) radix[k] = 1;
+    mult[k] = total;
+    if (radix[k] > (uint64_t(1) << 62) / total) return nullptr;
+    total *= radix[k];
+  }
+  bool any_null = false;
+  for (uint8_t x : nulls) any_null |= x != 0;
+  ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, n, drop_nulls && any_null);
+  int64_t* code = reinterpret_cast<int64_t*>(out->data()->data());
+  uint8_t* bits = out->has_validity() ? out->validity()->data() : nullptr;
+  cpu_pool().parallel_for(bitmap_bytes(n), 1 << 12, [&](int64_t y0, int64_t y1) {
+    for (int64_t i = y0 * 8, e = std::min(n, y1 * 8); i < e; ++i) {
+      uint64_t c = 0;
+      bool valid = true;
+      for (size_t k = 0; k < nk; ++k) {
+        const bool ok = keys[k].is_valid(i);
+        valid &= ok;
+        const uint64_t v = ok ? uint64_t(int_value(keys[k], i)) - uint64_t(lo[k]) : radix[k] - 1;
+        c += v * mult[k];
+      }
+      code[i] = int64_t(c);
+      if (bits) {
+        if (valid) set_bit(bits, i);
+      }
+    }
+  });
+  return out;
+}
+
 }  // namespace
 
 GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
   (void)maintain_order;  // every CPU path numbers ids by first appearance
+  if (keys.size() > 1)
+    if (ColumnPtr packed = packed_keys(keys, drop_nulls)) return group_rows_cpu({packed->view()}, drop_nulls, maintain_order);
   const int64_t n = keys[0].size;
   bool nullable = false;
   for (const ColumnView& k : keys) nullable |= k.validity != nullptr;

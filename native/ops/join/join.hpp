@@ -151,6 +151,11 @@ struct ProbeResult {
 /// kind: Inner, Left (outer probe side), Full (outer both), Semi, Anti.
 ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
                           JoinHow kind, bool nulls_equal);
+/// Semi (anti: false) join of a left side much smaller than the right: the left side is built,
+/// the right side's probes mark the left rows they reach; the left rows with (anti: without) a
+/// mark, ascending.
+ColumnPtr semi_join_by_marking_cpu(const std::vector<ColumnView>& left, const std::vector<ColumnView>& right, bool anti,
+                                   bool nulls_equal);
 JoinMaps cross_maps_cpu(int64_t left_rows, int64_t right_rows);
 ColumnPtr coalesce_map_cpu(const ColumnView& left, const ColumnView& right, int64_t left_rows);
 #ifdef GPUDF_WITH_CUDA
