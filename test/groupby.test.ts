@@ -419,3 +419,28 @@ describe("groupBy vs DuckDB on random tables", () => {
     });
   }
 });
+
+describe("groupBy over several integer keys (one packed code on the CPU)", () => {
+  // The same keys beside a constant float key take the general multi-column store: both must
+  // group alike.
+  const n = 3000;
+  const raw = new DataFrame({
+    a: Array.from({ length: n }, (_, i) => (i % 17 === 0 ? null : (i * 7) % 23 - 11)),
+    b: Int8Array.from({ length: n }, (_, i) => ((i * 13) % 9) - 4),
+    c: BigInt64Array.from({ length: n }, (_, i) => BigInt((i % 5) * 1_000_000_007)),
+    d: Array.from({ length: n }, (_, i) => (i % 29 === 0 ? null : i % 3 === 0)),
+    v: Float64Array.from({ length: n }, (_, i) => i),
+  });
+  const df = raw.withColumns(col("a").cast("int32"));
+  const general = df.withColumns(lit(0.5).alias("f"));
+  for (const dropNulls of [false, true]) {
+    it(`dropNulls ${dropNulls}: same groups, sums and first-appearance order as the general store`, () => {
+      const packed = df.groupBy(["a", "b", "c", "d"], { maintainOrder: true, dropNulls }).agg(col("v").sum(), len());
+      const other = general.groupBy(["a", "b", "c", "d", "f"], { maintainOrder: true, dropNulls }).agg(col("v").sum(), len());
+      expect(df.schema.a).toBe("int32");
+      expect(packed.height).toBe(other.height);
+      expect(packed.height).toBeGreaterThan(100);
+      expect(packed.toRecords()).toEqual(other.drop("f").toRecords());
+    });
+  }
+});
