@@ -164,6 +164,12 @@ describe("filter predicates made of ANDed comparisons (the CPU's byte-mask path)
     ["string neq, empty", col("s").neq("").and(col("s").neq("abc"))],
     ["null tests and a bool column", col("b").and(col("s").isNull().not().not()).and(col("i").isNull())],
     ["bool column alone with others", col("b").and(col("d").lte(7))],
+    ["two float columns (nulls, NaN)", col("f").lt(col("i")).and(col("d").gt(0))],
+    ["two float columns, the other way", col("i").gte(col("f"))],
+    ["two columns of other dtypes (cast: the general path inside)", col("i").lt(col("d")).and(col("f").lte(col("f").mul(2)))],
+    ["two columns, one dtype", col("d").gte(col("d")).and(col("i").neq(col("i").add(1)))],
+    ["isIn of strings and ints", col("s").isIn(["a", "日本", ""]).and(col("d").isIn([1, 5, 6, 8, 11]))],
+    ["isIn with a null in the list", col("s").isIn(["a", null]).and(col("i").isIn([3, 9]))],
   ];
   it.each(preds)("%s", (_, p) => {
     const fast = df.filter(p);
