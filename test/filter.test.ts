@@ -170,6 +170,8 @@ describe("filter predicates made of ANDed comparisons (the CPU's byte-mask path)
     ["two columns, one dtype", col("d").gte(col("d")).and(col("i").neq(col("i").add(1)))],
     ["isIn of strings and ints", col("s").isIn(["a", "日本", ""]).and(col("d").isIn([1, 5, 6, 8, 11]))],
     ["isIn with a null in the list", col("s").isIn(["a", null]).and(col("i").isIn([3, 9]))],
+    ["OR of ANDs (null OR true keeps the row)", col("i").gt(4).and(col("s").eq("a")).or(col("f").lt(1).and(col("b"))).or(col("s").isNull())],
+    ["AND of ORs", col("d").lt(3).or(col("d").gt(8)).and(col("s").eq("a").or(col("i").isNull()))],
   ];
   it.each(preds)("%s", (_, p) => {
     const fast = df.filter(p);

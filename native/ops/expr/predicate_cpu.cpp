@@ -1,7 +1,7 @@
-// Filter predicates on the CPU: a program that is an AND of column-vs-literal and
-// column-vs-column comparisons, isIn over a column, null tests and bool columns (what most filters are: `a >= x & a < y & b == "s"`) is run as
-// byte masks, one tight loop per term over a block ANDed into the result, instead of the
-// interpreter's 16-byte slots per node and row. Null counts as false (a filter's rule), so the
+// Filter predicates on the CPU: a program that is an AND / OR tree of column-vs-literal and
+// column-vs-column comparisons, isIn over a column, null tests and bool columns (what most
+// filters are: `a >= x & a < y & b == "s"`) is run as byte masks, one tight loop per term over
+// a block ANDed into the result, instead of the interpreter's 16-byte slots per node and row. Null counts as false (a filter's rule), so the
 // mask has no validity. The terms follow the interpreter's comparison rules exactly
 // (compare_values: NaN equal to NaN and above every number; strings byte-wise).
 #include <algorithm>
@@ -26,9 +26,41 @@ struct Term {
   int64_t count = 0;   // IsIn: how many constants
 };
 
-bool collect(const ProgramView& v, int32_t j, std::vector<Term>& out) {
+/// Terms ANDed, and groups of alternatives (each itself a Conj) ORed within a group.
+struct Conj {
+  std::vector<Term> terms;
+  std::vector<std::vector<Conj>> any;
+};
+
+bool collect_term(const ProgramView& v, int32_t j, std::vector<Term>& out);
+
+bool collect(const ProgramView& v, int32_t j, Conj& out) {
   const Node& nd = v.nodes[j];
   if (nd.op == Op::And) return collect(v, nd.arg[0], out) && collect(v, nd.arg[1], out);
+  if (nd.op == Op::Or) {
+    // A chain of ORs is one group of alternatives.
+    std::vector<int32_t> alts, todo{j};
+    while (!todo.empty()) {
+      const int32_t k = todo.back();
+      todo.pop_back();
+      if (v.nodes[k].op == Op::Or) {
+        todo.push_back(v.nodes[k].arg[1]);
+        todo.push_back(v.nodes[k].arg[0]);
+      } else {
+        alts.push_back(k);
+      }
+    }
+    std::vector<Conj> group(alts.size());
+    for (size_t a = 0; a < alts.size(); ++a)
+      if (!collect(v, alts[a], group[a])) return false;
+    out.any.push_back(std::move(group));
+    return true;
+  }
+  return collect_term(v, j, out.terms);
+}
+
+bool collect_term(const ProgramView& v, int32_t j, std::vector<Term>& out) {
+  const Node& nd = v.nodes[j];
   if (nd.op == Op::Column && nd.type == TypeId::Bool) {
     out.push_back({Term::Kind::BoolColumn, Op::Eq, int32_t(nd.p0), {}});
     return true;
@@ -62,6 +94,14 @@ bool collect(const ProgramView& v, int32_t j, std::vector<Term>& out) {
   return true;
 }
 
+/// Equal bytes, inline for short values (no memcmp call per row).
+inline bool same_bytes(const char* a, const char* b, int64_t n) {
+  if (n > 16) return std::memcmp(a, b, size_t(n)) == 0;
+  bool eq = true;
+  for (int64_t k = 0; k < n; ++k) eq &= a[k] == b[k];
+  return eq;
+}
+
 template <Op O>
 inline uint8_t holds3(int c) {
   return O == Op::Eq ? c == 0 : O == Op::Neq ? c != 0 : O == Op::Lt ? c < 0 : O == Op::Lte ? c <= 0 : O == Op::Gt ? c > 0 : c >= 0;
@@ -77,14 +117,10 @@ struct CompareMask {
       const Off* o = c.string_offsets<Off>() + begin;
       const char* d = reinterpret_cast<const char*>(c.data);
       for (int64_t r = 0; r < count; ++r) {
+        if (!m[r]) continue;  // rows an earlier term rejected are not read
         const int64_t len = int64_t(o[r + 1] - o[r]);
-        bool eq = len == lit.n;
-        if (eq && len <= 16) {  // short values: inline bytes, no memcmp call per row
-          for (int64_t b = 0; b < len; ++b) eq &= d[o[r] + b] == lit.s[b];
-        } else if (eq) {
-          eq = std::memcmp(d + o[r], lit.s, size_t(len)) == 0;
-        }
-        m[r] &= uint8_t(O == Op::Eq ? eq : !eq);
+        const bool eq = len == lit.n && same_bytes(d + o[r], lit.s, len);
+        m[r] = uint8_t(O == Op::Eq ? eq : !eq);
       }
     } else if constexpr (std::is_floating_point_v<S>) {
       const S* x = c.values<S>() + begin;
@@ -147,19 +183,29 @@ struct CompareColumnsMask {
   }
 };
 
+template <typename Off>
+void is_in_strings(const ColumnView& c, const Slot* consts, int64_t count_consts, int64_t begin, int64_t count, uint8_t* m) {
+  const Off* o = c.string_offsets<Off>() + begin;
+  const char* d = reinterpret_cast<const char*>(c.data);
+  for (int64_t r = 0; r < count; ++r) {
+    if (!m[r]) continue;  // rows an earlier term rejected are not read
+    const int64_t len = int64_t(o[r + 1] - o[r]);
+    bool found = false;
+    for (int64_t k = 0; k < count_consts && !found; ++k) found = consts[k].n == len && same_bytes(consts[k].s, d + o[r], len);
+    m[r] = found;
+  }
+}
+
 /// m[r] &= the value is one of the constants (the column's lane: int or string).
 void is_in_mask(const ColumnView& c, const Slot* consts, int64_t count_consts, int64_t begin, int64_t count, uint8_t* m) {
+  if (c.type == TypeId::Utf8) return is_in_strings<int32_t>(c, consts, count_consts, begin, count, m);
+  if (c.type == TypeId::LargeUtf8) return is_in_strings<int64_t>(c, consts, count_consts, begin, count, m);
   for (int64_t r = 0; r < count; ++r) {
     if (!m[r]) continue;
     bool ok;
-    const Slot x = read_input(c, begin + r, ok);
+    const int64_t x = read_input(c, begin + r, ok).i;
     bool found = false;
-    if (is_string(c.type)) {
-      for (int64_t k = 0; k < count_consts && !found; ++k)
-        found = consts[k].n == x.n && (x.n == 0 || std::memcmp(consts[k].s, x.s, size_t(x.n)) == 0);
-    } else {
-      for (int64_t k = 0; k < count_consts && !found; ++k) found = consts[k].i == x.i;
-    }
+    for (int64_t k = 0; k < count_consts && !found; ++k) found = consts[k].i == x;
     m[r] = found;
   }
 }
@@ -173,11 +219,66 @@ void and_validity(const ColumnView& c, int64_t begin, int64_t count, bool want_v
   for (int64_t r = 0; r < count; ++r) m[r] &= uint8_t(bit_is_set(c.validity, c.offset + begin + r) == want_valid);
 }
 
+
+/// m[0, count) &= the conjunction over block rows [begin, begin + count).
+void apply(const Conj& c, const ProgramView& view, int64_t begin, int64_t count, uint8_t* m) {
+  for (const Term& t : c.terms) {
+    const ColumnView& col = view.inputs[t.input];
+    switch (t.kind) {
+      case Term::Kind::Compare:
+        type_dispatch(col.type, CompareMask{}, t.op, col, begin, count, t.lit, m);
+        and_validity(col, begin, count, true, m);
+        break;
+      case Term::Kind::CompareColumns: {
+        const ColumnView& d = view.inputs[t.other];
+        type_dispatch(col.type, CompareColumnsMask{}, t.op, col, d, begin, count, m);
+        and_validity(col, begin, count, true, m);
+        and_validity(d, begin, count, true, m);
+        break;
+      }
+      case Term::Kind::IsIn:
+        and_validity(col, begin, count, true, m);
+        is_in_mask(col, view.consts + t.other, t.count, begin, count, m);
+        break;
+      case Term::Kind::BoolColumn: {
+        const uint8_t* x = col.values<uint8_t>() + begin;
+        for (int64_t r = 0; r < count; ++r) m[r] &= uint8_t(x[r] != 0);
+        and_validity(col, begin, count, true, m);
+        break;
+      }
+      case Term::Kind::NotNull: and_validity(col, begin, count, true, m); break;
+      case Term::Kind::IsNull: and_validity(col, begin, count, false, m); break;
+    }
+  }
+  // A filter keeps a row where an OR is true: where any alternative is (null OR true is true).
+  // Each alternative starts from the rows still kept, so its string terms skip the others.
+  for (const std::vector<Conj>& group : c.any) {
+    std::vector<uint8_t> either(static_cast<size_t>(count), 0);
+    std::vector<uint8_t> alt(static_cast<size_t>(count));
+    for (const Conj& a : group) {
+      std::memcpy(alt.data(), m, size_t(count));
+      apply(a, view, begin, count, alt.data());
+      for (int64_t r = 0; r < count; ++r) either[size_t(r)] |= alt[size_t(r)];
+    }
+    std::memcpy(m, either.data(), size_t(count));
+  }
+}
+
+/// String terms after the fixed-width ones, at every level: they skip rejected rows.
+void order_terms(Conj& c, const ProgramView& view) {
+  std::stable_partition(c.terms.begin(), c.terms.end(), [&](const Term& t) {
+    return !((t.kind == Term::Kind::Compare || t.kind == Term::Kind::IsIn) && is_string(view.inputs[t.input].type));
+  });
+  for (auto& group : c.any)
+    for (Conj& a : group) order_terms(a, view);
+}
+
 }  // namespace
 
 bool conjunction_mask_cpu(const Program& p, const ProgramView& view, Column& out) {
-  std::vector<Term> terms;
-  if (p.result_type() != TypeId::Bool || !collect(view, view.num_nodes - 1, terms)) return false;
+  Conj top;
+  if (p.result_type() != TypeId::Bool || !collect(view, view.num_nodes - 1, top)) return false;
+  order_terms(top, view);
   uint8_t* mask = out.data()->data();
   constexpr int64_t kBlock = 1 << 14;
   const int64_t rows = p.rows;
@@ -186,34 +287,7 @@ bool conjunction_mask_cpu(const Program& p, const ProgramView& view, Column& out
       const int64_t begin = b * kBlock, count = std::min(kBlock, rows - begin);
       uint8_t* m = mask + begin;
       std::memset(m, 1, size_t(count));
-      for (const Term& t : terms) {
-        const ColumnView& c = view.inputs[t.input];
-        switch (t.kind) {
-          case Term::Kind::Compare:
-            type_dispatch(c.type, CompareMask{}, t.op, c, begin, count, t.lit, m);
-            and_validity(c, begin, count, true, m);
-            break;
-          case Term::Kind::CompareColumns: {
-            const ColumnView& d = view.inputs[t.other];
-            type_dispatch(c.type, CompareColumnsMask{}, t.op, c, d, begin, count, m);
-            and_validity(c, begin, count, true, m);
-            and_validity(d, begin, count, true, m);
-            break;
-          }
-          case Term::Kind::IsIn:
-            and_validity(c, begin, count, true, m);
-            is_in_mask(c, view.consts + t.other, t.count, begin, count, m);
-            break;
-          case Term::Kind::BoolColumn: {
-            const uint8_t* x = c.values<uint8_t>() + begin;
-            for (int64_t r = 0; r < count; ++r) m[r] &= uint8_t(x[r] != 0);
-            and_validity(c, begin, count, true, m);
-            break;
-          }
-          case Term::Kind::NotNull: and_validity(c, begin, count, true, m); break;
-          case Term::Kind::IsNull: and_validity(c, begin, count, false, m); break;
-        }
-      }
+      apply(top, view, begin, count, m);
     }
   });
   return true;
