@@ -236,6 +236,7 @@ Napi::Object result_of(Napi::Env env, exec::Result& r) {
     o.Set("rowsOut", Napi::Number::New(env, double(p.rows_out)));
     o.Set("startNs", Napi::Number::New(env, double(p.start_ns)));
     o.Set("endNs", Napi::Number::New(env, double(p.end_ns)));
+    o.Set("copiedBytes", Napi::Number::New(env, double(p.copied_bytes)));
     prof.Set(i, o);
   }
   out.Set("profile", prof);

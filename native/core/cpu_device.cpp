@@ -64,7 +64,7 @@ class CpuDevice final : public Device {
   DeviceKind kind() const noexcept override { return DeviceKind::Cpu; }
   std::string name() const override { return "cpu"; }
 
-  void copy(void* dst, const void* src, std::size_t n, CopyKind) override {
+  void do_copy(void* dst, const void* src, std::size_t n, CopyKind) override {
     if (n) std::memcpy(dst, src, n);
   }
   void memset(void* dst, int value, std::size_t n) override {

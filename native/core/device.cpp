@@ -24,6 +24,11 @@ void Device::deallocate(void* ptr, std::size_t bytes) noexcept {
   count_.fetch_sub(1);
 }
 
+void Device::copy(void* dst, const void* src, std::size_t n, CopyKind kind) {
+  if (kind != CopyKind::DeviceToDevice && this->kind() == DeviceKind::Cuda) copied_.fetch_add(int64_t(n), std::memory_order_relaxed);
+  do_copy(dst, src, n, kind);
+}
+
 MemoryStats Device::stats() const noexcept {
   return MemoryStats{live_.load(), peak_.load(), count_.load()};
 }

@@ -38,13 +38,19 @@ class Device {
   /// Frees a pointer from allocate() with the same `bytes`.
   void deallocate(void* ptr, std::size_t bytes) noexcept;
 
-  /// Copies n bytes; synchronous from the caller's point of view.
-  virtual void copy(void* dst, const void* src, std::size_t n, CopyKind kind) = 0;
+  /// Copies n bytes; synchronous from the caller's point of view. Host <-> device bytes are
+  /// counted (copied_bytes()).
+  void copy(void* dst, const void* src, std::size_t n, CopyKind kind);
   virtual void memset(void* dst, int value, std::size_t n) = 0;
 
   MemoryStats stats() const noexcept;
+  /// Bytes copied between host and device through copy() since the process started (what a
+  /// query profile reports per operator on CUDA; kernels' own reads of single values and the
+  /// CPU device, which never copies, add nothing).
+  int64_t copied_bytes() const noexcept { return copied_.load(std::memory_order_relaxed); }
 
  protected:
+  virtual void do_copy(void* dst, const void* src, std::size_t n, CopyKind kind) = 0;
   virtual void* do_allocate(std::size_t padded_bytes) = 0;
   virtual void do_deallocate(void* ptr, std::size_t padded_bytes) noexcept = 0;
 
@@ -52,6 +58,7 @@ class Device {
   std::atomic<int64_t> live_{0};
   std::atomic<int64_t> peak_{0};
   std::atomic<int64_t> count_{0};
+  std::atomic<int64_t> copied_{0};
 };
 
 /// The host device (process-wide).

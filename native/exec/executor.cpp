@@ -70,17 +70,21 @@ Result execute(const Plan& plan, Device& device, bool profile) {
       rows_in += results[size_t(k)]->height();
     }
     const auto start = Clock::now();
+    const int64_t copied = device.copied_bytes();
     results[i] = run_node(node, plan, device, in);
-    if (profile) out.profile.push_back({node.label, rows_in, results[i]->height(), since(start), since(Clock::now())});
+    if (profile)
+      out.profile.push_back({node.label, rows_in, results[i]->height(), since(start), since(Clock::now()), device.copied_bytes() - copied});
     for (int32_t k : node.inputs)
       if (last_use[size_t(k)] == i) results[size_t(k)].reset();
   }
   const Relation& root = *results[n - 1];
   const auto start = Clock::now();
+  const int64_t copied = device.copied_bytes();
   out.names = root.names();
   out.columns = root.materialise();
   out.rows = root.height();
-  if (profile) out.profile.push_back({"materialise", root.height(), root.height(), since(start), since(Clock::now())});
+  if (profile)
+    out.profile.push_back({"materialise", root.height(), root.height(), since(start), since(Clock::now()), device.copied_bytes() - copied});
   return out;
 }
 

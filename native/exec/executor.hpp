@@ -18,6 +18,7 @@ struct OperatorProfile {
   int64_t rows_out = 0;
   int64_t start_ns = 0;  // since execution began
   int64_t end_ns = 0;
+  int64_t copied_bytes = 0;  // host <-> device bytes the device copied meanwhile (CUDA)
 };
 
 struct Result {

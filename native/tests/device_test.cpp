@@ -131,6 +131,7 @@ TEST(device, copy_and_memset_round_trip_through_the_device) {
   std::vector<uint8_t> host = random_bytes(n, 3);
   BufferPtr a = Buffer::allocate(d, n);
   BufferPtr b = Buffer::allocate(d, n);
+  const int64_t copied = d.copied_bytes();
   d.copy(a->data(), host.data(), n, CopyKind::HostToDevice);
   d.copy(b->data(), a->data(), n, CopyKind::DeviceToDevice);
   d.memset(b->data() + 10, 0xAB, 5);
@@ -141,6 +142,8 @@ TEST(device, copy_and_memset_round_trip_through_the_device) {
   std::vector<uint8_t> want = host;
   std::memset(want.data() + 10, 0xAB, 5);
   EXPECT_EQ(back, want);
+  // Host <-> device bytes are counted on CUDA (twice n here); the CPU device never copies.
+  EXPECT_EQ(d.copied_bytes() - copied, d.kind() == DeviceKind::Cuda ? int64_t(2 * n) : int64_t(0));
 }
 
 TEST(device, select_device_modes) {

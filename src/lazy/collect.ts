@@ -21,7 +21,10 @@ export interface CollectOptions {
 /** What profile() resolves with. */
 export interface ProfileResult {
   result: DataFrame;
-  /** One row per operator: name, rows_in, rows_out, start_us, end_us (since execution began). */
+  /**
+   * One row per operator: name, rows_in, rows_out, start_us, end_us (since execution began),
+   * copied_bytes (host <-> device bytes copied meanwhile: CUDA only, 0 on the CPU).
+   */
   profile: DataFrame;
 }
 
@@ -85,6 +88,7 @@ export async function profilePlan(plan: LogicalPlan, options: CollectOptions): P
       rows_out: BigInt64Array.from(p, (x) => BigInt(x.rowsOut)),
       start_us: Float64Array.from(p, (x) => x.startNs / 1000),
       end_us: Float64Array.from(p, (x) => x.endNs / 1000),
+      copied_bytes: BigInt64Array.from(p, (x) => BigInt(x.copiedBytes)),
     });
     return { result: toFrame(out), profile };
   } finally {

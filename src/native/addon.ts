@@ -207,6 +207,8 @@ export interface NativeOperatorProfile {
   rowsOut: number;
   startNs: number;
   endNs: number;
+  /** Host <-> device bytes copied during the operator (CUDA; 0 on the CPU). */
+  copiedBytes: number;
 }
 
 export interface NativeExecResult {

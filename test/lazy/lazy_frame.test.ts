@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { col, concat, DataFrame, GroupBy, LazyFrame, LazyGroupBy, len, lit, when, type DType } from "gpudf";
+import { col, concat, DataFrame, device, GroupBy, LazyFrame, LazyGroupBy, len, lit, when, type DType } from "gpudf";
 import { VERBS } from "../../src/ops/verbs.js";
 import { expectCode, expectSameFrame } from "../helpers.js";
 import { sortRows } from "../support/rows.js";
@@ -229,6 +229,11 @@ describe("LazyFrame plans", () => {
       [4n, 4n],
     ]);
     for (const r of rows) expect(r.end_us as number).toBeGreaterThanOrEqual(r.start_us as number);
+    // Host <-> device copies: none on the CPU; the groupBy's results are built on the host and
+    // copied to the GPU once on CUDA.
+    const copied = rows.map((r) => r.copied_bytes as bigint);
+    if (device().name === "cpu") expect(copied).toEqual(rows.map(() => 0n));
+    else expect(copied.reduce((a, b) => a + b, 0n)).toBeGreaterThan(0n);
   });
   it("a subplan used twice runs once", async () => {
     const base = trips().lazy().filter(col("trips").gt(1)).groupBy("city").agg(col("trips").sum().alias("t"));

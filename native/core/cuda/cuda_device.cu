@@ -40,7 +40,7 @@ class CudaDevice final : public Device {
   DeviceKind kind() const noexcept override { return DeviceKind::Cuda; }
   std::string name() const override { return "cuda:" + std::to_string(ordinal_) + " " + gpu_name_; }
 
-  void copy(void* dst, const void* src, std::size_t n, CopyKind) override {
+  void do_copy(void* dst, const void* src, std::size_t n, CopyKind) override {
     if (n == 0) return;
     cudaStream_t s = cuda_current_stream();
     GPUDF_CUDA_TRY(cudaMemcpyAsync(dst, src, n, cudaMemcpyDefault, s));
