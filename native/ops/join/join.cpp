@@ -84,12 +84,16 @@ JoinMaps join_maps(const std::vector<ColumnView>& left_keys,
   }
   // A semi / anti join of a small left side builds the left side and marks it (CPU): a table
   // of the few left rows instead of one of the many right rows. Left order either way.
+  // So does a left join with no order asked for (every match, then the unmatched left rows).
   const bool semi = how == JoinHow::Semi || how == JoinHow::Anti;
-  if (semi && !on_cuda(left_keys[0]) && left_keys[0].size > 0 && right_keys[0].size > 4 * left_keys[0].size) {
+  const bool small_left = !on_cuda(left_keys[0]) && left_keys[0].size > 0 && right_keys[0].size > 4 * left_keys[0].size;
+  if (small_left && semi) {
     JoinMaps maps;
     maps.left = detail::semi_join_by_marking_cpu(left_keys, right_keys, how == JoinHow::Anti, nulls_equal);
     return maps;
   }
+  if (small_left && how == JoinHow::Left && order == JoinOrder::None)
+    return detail::left_join_building_left_cpu(left_keys, right_keys, nulls_equal);
   const auto& probe = probe_left ? left_keys : right_keys;
   const auto& build = probe_left ? right_keys : left_keys;
   detail::ProbeResult pr;

@@ -151,6 +151,10 @@ struct ProbeResult {
 /// kind: Inner, Left (outer probe side), Full (outer both), Semi, Anti.
 ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
                           JoinHow kind, bool nulls_equal);
+/// Left join (no order asked for) of a left side much smaller than the right, built on the left:
+/// every match, then the left rows without one (right -1).
+JoinMaps left_join_building_left_cpu(const std::vector<ColumnView>& left, const std::vector<ColumnView>& right,
+                                     bool nulls_equal);
 /// Semi (anti: false) join of a left side much smaller than the right: the left side is built,
 /// the right side's probes mark the left rows they reach; the left rows with (anti: without) a
 /// mark, ascending.

@@ -358,6 +358,39 @@ ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vecto
   return res;
 }
 
+JoinMaps left_join_building_left_cpu(const std::vector<ColumnView>& left, const std::vector<ColumnView>& right,
+                                     bool nulls_equal) {
+  // A full join built on the left, then without the right rows nobody on the left matched.
+  ProbeResult pr = hash_join_cpu(left, right, JoinHow::Full, nulls_equal);
+  const int64_t n = pr.probe->size();
+  const int64_t* b = pr.build->view().values<int64_t>();
+  const int64_t* p = pr.probe->view().values<int64_t>();
+  const int64_t max_blocks = int64_t(cpu_pool().size()) * 4;
+  std::vector<int64_t> at(size_t(max_blocks) + 1, 0);
+  const int64_t blocks = parallel_blocks(n, 1 << 15, [&](int64_t blk, int64_t begin, int64_t end) {
+    int64_t c = 0;
+    for (int64_t i = begin; i < end; ++i) c += b[i] >= 0;
+    at[size_t(blk) + 1] = c;
+  });
+  for (int64_t k = 0; k < blocks; ++k) at[size_t(k) + 1] += at[size_t(k)];
+  JoinMaps maps;
+  maps.left = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(blocks)], false);
+  maps.right = Column::allocate(cpu_device(), TypeId::Int64, at[size_t(blocks)], false);
+  int64_t* l = reinterpret_cast<int64_t*>(maps.left->data()->data());
+  int64_t* r = reinterpret_cast<int64_t*>(maps.right->data()->data());
+  parallel_blocks(n, 1 << 15, [&](int64_t blk, int64_t begin, int64_t end) {
+    int64_t k = at[size_t(blk)];
+    for (int64_t i = begin; i < end; ++i)
+      if (b[i] >= 0) {
+        l[k] = b[i];
+        r[k++] = p[i];
+      }
+  });
+  maps.left_has_missing = false;
+  maps.right_has_missing = pr.probe_missing;  // left rows nobody on the right matched
+  return maps;
+}
+
 ColumnPtr semi_join_by_marking_cpu(const std::vector<ColumnView>& left, const std::vector<ColumnView>& right, bool anti,
                                     bool nulls_equal) {
   const BuildTable table(left, nulls_equal);
