@@ -5,7 +5,10 @@
  */
 import { parseDType, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
+import { inspect } from "node:util";
+
 import { ExprDateTime, ExprString } from "./expr_namespaces.js";
+import { formatExpr } from "./expr_format.js";
 
 /** A JS value usable where an expression is expected (it becomes a literal). */
 export type LiteralValue = number | bigint | string | boolean | Date | null;
@@ -87,6 +90,15 @@ export class Expr {
 
   #bin(op: string, other: ExprInput): Expr {
     return new Expr({ op, args: [this.node, toExpr(other).node] });
+  }
+
+  /** The expression as code: `col("fare").mul(lit(1.1)).alias("usd")` prints as `(col("fare") * lit(1.1)).alias("usd")`. */
+  toString(): string {
+    return formatExpr(this.node);
+  }
+
+  [inspect.custom](): string {
+    return `Expr ${this.toString()}`;
   }
 
   /** The output name of this expression (`alias`, else the leftmost input's name, as Polars). */

@@ -4,6 +4,8 @@
  * runs it natively off the JS thread (src/lazy/collect.ts). Errors a plan can know (missing
  * columns, dtypes, misused aggregations) are thrown by the verb that causes them.
  */
+import { inspect } from "node:util";
+
 import type { DataFrame } from "../dataframe.js";
 import type { DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
@@ -339,6 +341,10 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   /** The optimised plan as a tree. */
   toString(): string {
     return this.explain();
+  }
+
+  [inspect.custom](): string {
+    return `LazyFrame (not collected; the plan as built)\n${this.explain({ optimized: false })}`;
   }
 }
 

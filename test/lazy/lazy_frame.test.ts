@@ -255,3 +255,17 @@ describe("one verb list serves DataFrame and LazyFrame", () => {
     }
   });
 });
+
+describe("printing", () => {
+  it("an Expr prints as code; a LazyFrame as its plan", async () => {
+    const { inspect } = await import("node:util");
+    const e = col("fare").mul(1.1).alias("usd");
+    expect(e.toString()).toBe('(col("fare") * lit(1.1)).alias("usd")');
+    expect(inspect(e)).toBe('Expr (col("fare") * lit(1.1)).alias("usd")');
+    expect(String(when(col("a").gt(0)).then("pos").otherwise("neg"))).toBe('when((col("a") > lit(0))).then(lit("pos")).otherwise(lit("neg"))');
+    expect(String(col("s").str.like("a%").not())).toBe('col("s").str.like("a%").not()');
+    expect(String(len())).toBe("len()");
+    const lf = trips().lazy().filter(col("trips").gt(1)).select("city");
+    expect(inspect(lf)).toBe(['LazyFrame (not collected; the plan as built)', 'SELECT col("city")', '  FILTER (col("trips") > lit(1))', "    SCAN DataFrame [5 columns]"].join("\n"));
+  });
+});
