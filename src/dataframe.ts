@@ -25,7 +25,15 @@ import { checkUniqueNames, type FrameParts, type FrameResult } from "./ops/frame
 import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
 import { joinFrames, type JoinOptions } from "./ops/join.js";
-import { columnIndex, flattenItems, selectColumns, withColumns as withColumnsOp, type SelectItem } from "./ops/select.js";
+import {
+  columnIndex,
+  flattenItems,
+  namesAfterDrop,
+  namesAfterRename,
+  selectColumns,
+  withColumns as withColumnsOp,
+  type SelectItem,
+} from "./ops/select.js";
 import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 import { frameTopK, type TopKBy } from "./ops/top_k.js";
 import type { FrameVerbs } from "./ops/verbs.js";
@@ -238,8 +246,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.drop("tmp");
    */
   drop(...names: (string | readonly string[])[]): DataFrame {
-    const gone = new Set((names.flat() as string[]).map((n) => this.#names[this.#index(n)]));
-    const keep = this.#names.filter((n) => !gone.has(n));
+    const keep = namesAfterDrop(this.#names, names);
     return this.#derive(keep, keep.map((n) => this.#columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 
@@ -251,13 +258,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    */
   rename(mapping: Record<string, string>): DataFrame {
     this.#live();
-    for (const [from, to] of Object.entries(mapping)) {
-      this.#index(from);
-      if (typeof to !== "string") throw new InvalidArgumentError(`new name for "${from}" must be a string`);
-    }
-    const names = this.#names.map((n) => (Object.hasOwn(mapping, n) ? (mapping[n] as string) : n));
-    checkUniqueNames(names);
-    return this.#derive(names, this.#columns);
+    return this.#derive(namesAfterRename(this.#names, mapping), this.#columns);
   }
 
   /**

@@ -15,7 +15,7 @@ import { checkUniqueNames } from "../ops/frame.js";
 import { fillNullTargets } from "../ops/filter.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
-import { flattenItems, type SelectItem } from "../ops/select.js";
+import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
 import { perKey, resolveUnique, sortKeyNames, type SortOptions, type UniqueOptions } from "../ops/sort.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
@@ -184,9 +184,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * lf.drop("tmp");
    */
   drop(...names: (string | readonly string[])[]): LazyFrame {
-    const gone = new Set(names.flat() as string[]);
-    for (const n of gone) dtypeOfColumn(this.plan.schema, n);
-    return this.select(this.#names().filter((n) => !gone.has(n)));
+    return this.select(namesAfterDrop(this.#names(), names));
   }
 
   /**
@@ -196,12 +194,9 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * lf.rename({ fare: "fare_usd" });
    */
   rename(mapping: Record<string, string>): LazyFrame {
-    for (const [from, to] of Object.entries(mapping)) {
-      dtypeOfColumn(this.plan.schema, from);
-      if (typeof to !== "string") throw new InvalidArgumentError(`new name for "${from}" must be a string`);
-    }
-    const exprs = this.#names().map((n) => {
-      const to = Object.hasOwn(mapping, n) ? (mapping[n] as string) : n;
+    const renamed = namesAfterRename(this.#names(), mapping);
+    const exprs = this.#names().map((n, i) => {
+      const to = renamed[i] as string;
       return { name: to, node: to === n ? col(n).node : col(n).alias(to).node };
     });
     return new LazyFrame(projectNode(this.plan, exprs, false));

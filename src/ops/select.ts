@@ -31,6 +31,25 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   return run(node, rows, predicate);
 }
 
+/** The names left by drop(...names): ColumnNotFoundError for a name the frame lacks. */
+export function namesAfterDrop(names: readonly string[], dropped: readonly (string | readonly string[])[]): string[] {
+  const frame: FrameParts = { names, columns: [], height: 0 };
+  const gone = new Set((dropped.flat() as string[]).map((n) => names[columnIndex(frame, n)]));
+  return names.filter((n) => !gone.has(n));
+}
+
+/** The names after rename(mapping): every old name must exist, new names be strings and unique. */
+export function namesAfterRename(names: readonly string[], mapping: Record<string, string>): string[] {
+  const frame: FrameParts = { names, columns: [], height: 0 };
+  for (const [from, to] of Object.entries(mapping)) {
+    columnIndex(frame, from);
+    if (typeof to !== "string") throw new InvalidArgumentError(`new name for "${from}" must be a string`);
+  }
+  const out = names.map((n) => (Object.hasOwn(mapping, n) ? (mapping[n] as string) : n));
+  checkUniqueNames(out);
+  return out;
+}
+
 /** Names and Exprs, flattened from select's rest arguments. */
 export function flattenItems(items: readonly (SelectItem | readonly SelectItem[])[]): SelectItem[] {
   const flat = items.flat() as SelectItem[];
