@@ -21,7 +21,7 @@ import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptio
 import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, type LiteralValue } from "./expr.js";
-import { checkUniqueNames, type FrameParts, type FrameResult } from "./ops/frame.js";
+import type { FrameParts, FrameResult } from "./ops/frame.js";
 import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
 import { joinFrames, type JoinOptions } from "./ops/join.js";

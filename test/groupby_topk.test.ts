@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { DataFrame, Series, col, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { randomColumns, type ColumnSpec } from "./support/random.js";
-import { sortRows, type Row } from "./support/rows.js";
+import { sortRows } from "./support/rows.js";
 
 /** Column r of the rows, in order. */
 const rowIds = (df: DataFrame): unknown[] => df.getColumn("r").toArray();

@@ -19,7 +19,6 @@ import {
 
 const INTS = new Set<DType>(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]);
 const FLOATS = new Set<DType>(["float32", "float64"]);
-const STRINGS = new Set<DType>(["utf8", "large_utf8"]);
 const isNumeric = (t: DType) => INTS.has(t) || FLOATS.has(t);
 const enc = new TextEncoder();
 

@@ -7,7 +7,7 @@
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
-import { col, Expr, len, outputName, serializeExpr, type ExprNode } from "../expr.js";
+import { col, Expr, len, serializeExpr, type ExprNode } from "../expr.js";
 import { nodeKey } from "../expr_tree.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";

@@ -3,7 +3,7 @@
  */
 import { ensureDevice } from "../device.js";
 import { ColumnNotFoundError, InvalidArgumentError } from "../errors.js";
-import { Expr, outputName, readsColumns, serializeExpr, type ExprNode } from "../expr.js";
+import { Expr, readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { hasAggregates, resolveAggregates } from "./aggregate.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";

@@ -2,8 +2,6 @@
  * Shared by the optimizer rule tests: a plan printed before and after one rule, and the check
  * that the rule leaves the result unchanged.
  */
-import { expect } from "vitest";
-
 import type { LazyFrame, OptimizationFlags } from "gpudf";
 import { formatPlan } from "../../src/lazy/explain.js";
 import type { LogicalPlan } from "../../src/lazy/plan.js";

@@ -23,7 +23,6 @@ import {
   uniqueNode,
   unionNode,
   type LogicalPlan,
-  type NamedNode,
 } from "../plan.js";
 import { parentCounts } from "./walk.js";
 
