@@ -246,8 +246,9 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.drop("tmp");
    */
   drop(...names: (string | readonly string[])[]): DataFrame {
+    const columns = this.#live();
     const keep = namesAfterDrop(this.#names, names);
-    return this.#derive(keep, keep.map((n) => this.#columns[this.#names.indexOf(n)] as ColumnHandle));
+    return this.#derive(keep, keep.map((n) => columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 
   /**
@@ -257,8 +258,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.rename({ fare: "fare_usd" });
    */
   rename(mapping: Record<string, string>): DataFrame {
-    this.#live();
-    return this.#derive(namesAfterRename(this.#names, mapping), this.#columns);
+    return this.#derive(namesAfterRename(this.#names, mapping), this.#live());
   }
 
   /**
