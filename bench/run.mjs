@@ -6,11 +6,12 @@
 //                    [--device cpu|cuda|auto] [--suite groupby,join,micro] [--timeout 300]
 //                    [--nas 0,5] [--questions q1,q3] [--out bench/results] [--name NAME]
 //   npm run bench -- --suite tpch --sf 1 [--format parquet|csv] [--engines gpudf,polars,duckdb]
+//   npm run bench -- --suite tpch-ops --sf 1 [--format parquet|csv]   (the TPC-H hot-spot operations)
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureData, sci } from './gen/index.mjs';
-import { SUITES } from './lib/questions.mjs';
+import { SUITES, isTpchData } from './lib/questions.mjs';
 import { runEngine, describe } from './lib/spawn.mjs';
 import { compareChecksums, compareWholeAnswers } from './lib/compare.mjs';
 import { ensureTpch } from './tpch/gen/index.mjs';
@@ -51,11 +52,11 @@ function parseArgs(argv) {
     throw new Error('gpudf engine: dist/index.js is missing: run `npm run build:ts` (and `npm run build:native`) first');
   }
   for (const s of o.suites) if (!SUITES[s]) throw new Error(`unknown suite ${s}`);
-  if (o.suites.includes('tpch')) {
+  if (o.suites.some(isTpchData)) {
     if (!['parquet', 'csv'].includes(o.format)) throw new Error(`--format must be parquet or csv, got ${o.format}`);
-    if (!enginesGiven) o.engines = TPCH_ENGINES;
+    if (!enginesGiven) o.engines = o.suites.includes('tpch') ? TPCH_ENGINES : TPCH_ENGINES.filter((e) => e !== 'gpudf-lazy');
     const other = o.engines.filter((e) => !TPCH_ENGINES.includes(e));
-    if (other.length) throw new Error(`the tpch suite runs ${TPCH_ENGINES.join(', ')}; not ${other.join(', ')}`);
+    if (other.length) throw new Error(`the TPC-H suites run ${TPCH_ENGINES.join(', ')}; not ${other.join(', ')}`);
   }
   if (o.engines.includes('gpudf-lazy') && o.suites.some((s) => s !== 'tpch')) throw new Error('the gpudf-lazy engine runs the tpch suite only');
   if (!(o.size >= 1)) throw new Error('--size must be a row count such as 1e6');
@@ -69,14 +70,14 @@ async function main() {
   const o = parseArgs(argv);
   const machine = machineInfo();
   mkdirSync(o.out, { recursive: true });
-  const tpchOnly = o.suites.every((x) => x === 'tpch');  // own file: its README table is apart
-  const defaultName = `${new Date().toISOString().slice(0, 10)}-${machine.host}${tpchOnly ? `-tpch-sf${o.sf}` : ''}`;
+  const tpchOnly = o.suites.every(isTpchData);  // own file: its README table is apart
+  const defaultName = `${new Date().toISOString().slice(0, 10)}-${machine.host}${tpchOnly ? `-${o.suites.join('-')}-sf${o.sf}` : ''}`;
   const path = join(o.out, `${o.name ?? defaultName}.json`);
   const results = openResults(path, machine);
   const run = {
     started: new Date().toISOString(),
     command: `npm run bench -- ${argv.join(' ')}`.trim(),
-    size: o.size, ...(o.suites.includes('tpch') ? { sf: o.sf, format: o.format } : {}), device: o.device, device_label: `GPUDF_DEVICE=${o.device}`, timeout_s: o.timeout, engines: o.engines, datasets: [],
+    size: o.size, ...(o.suites.some(isTpchData) ? { sf: o.sf, format: o.format } : {}), device: o.device, device_label: `GPUDF_DEVICE=${o.device}`, timeout_s: o.timeout, engines: o.engines, datasets: [],
   };
   results.runs.push(run);
   const env = { ...process.env, GPUDF_DEVICE: o.device };
@@ -86,11 +87,11 @@ async function main() {
     const variants = suite === 'groupby' ? o.nas : [0];
     for (const nas of variants) {
       const t0 = performance.now();
-      const dataset = suite === 'tpch'
+      const dataset = isTpchData(suite)
         ? { ...(await ensureTpch(o.sf, { workers: o.workers, parquet: o.format === 'parquet', log })), format: o.format }
         : await ensureData(suite, o.size, { nas, workers: o.workers, log });
       const genS = (performance.now() - t0) / 1000;
-      const block = suite === 'tpch'
+      const block = isTpchData(suite)
         ? { suite, dataset: `TPC-H SF ${o.sf} (${o.format})`, sf: o.sf, format: o.format, gen_s: genS, gen: dataset.seconds, engines: {}, mismatches: [] }
         : { suite, dataset: dataset.tables.x.name, rows: o.size, nas, gen_s: genS, engines: {}, mismatches: [] };
       run.datasets.push(block);

@@ -5,10 +5,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMeasure } from '../lib/questions.mjs';
+import { isTpchData, parseMeasure } from '../lib/questions.mjs';
 import { QUERIES as TPCH, answerOf } from '../tpch/answers.mjs';
 import { SQL as TPCH_SQL } from '../tpch/queries/sql.mjs';
 import { TABLE_NAMES, duckdbColumns } from '../tpch/schema.mjs';
+import { OPS_TABLES, Q1_SHIPDATE, stringsSummary } from '../tpch/ops.mjs';
 
 const GROUPBY_TYPES = `{'id1':'VARCHAR','id2':'VARCHAR','id3':'VARCHAR','id4':'INTEGER','id5':'INTEGER','id6':'INTEGER','v1':'INTEGER','v2':'INTEGER','v3':'DOUBLE'}`;
 const JOIN_TYPES = {
@@ -43,9 +44,9 @@ export default {
     const db = await DuckDBInstance.create(':memory:');
     const con = await db.connect();
     const t = dataset.tables;
-    if (suite === 'tpch') {
+    if (isTpchData(suite)) {
       // Every table into memory first, as the other engines hold theirs.
-      for (const name of TABLE_NAMES) {
+      for (const name of suite === 'tpch' ? TABLE_NAMES : OPS_TABLES) {
         const f = t[name];
         const from = dataset.format === 'csv'
           ? `read_csv('${f.csv}', header = true, delim = ',', quote = '"', columns = ${duckdbColumns(name)})` : `read_parquet('${f.parquet}')`;
@@ -98,6 +99,18 @@ export default {
     },
     // The TPC-H SQL, its answer read into JS inside the timed run.
     tpch: Object.fromEntries(TPCH.map(({ id }) => [id, (ctx) => ctx.con.runAndReadAll(TPCH_SQL[id](ctx.sf))])),
+    'tpch-ops': {
+      groupby_orderkey: ctas('SELECT l_orderkey, sum(l_quantity) AS sum_qty, count(*) AS n FROM lineitem GROUP BY l_orderkey'),
+      nunique_suppkey: ctas('SELECT l_orderkey, count(DISTINCT l_suppkey) AS n_supp FROM lineitem GROUP BY l_orderkey'),
+      groupby_partsupp: ctas('SELECT l_partkey, l_suppkey, sum(l_quantity) AS sum_qty, count(*) AS n FROM lineitem GROUP BY l_partkey, l_suppkey'),
+      filter_utf8: ctas('SELECT l_quantity, l_comment FROM lineitem WHERE l_quantity <= 48'),
+      filter_wide: ctas(`SELECT * FROM lineitem WHERE l_shipdate <= DATE '${Q1_SHIPDATE}'`),
+      strings_to_js: async (ctx) => {
+        const reader = await ctx.con.runAndReadAll('SELECT o_comment FROM orders');
+        const { n, chars } = stringsSummary(reader.getColumnsJS()[0]);
+        return ctas(`SELECT ${n}::BIGINT AS n, ${chars}::BIGINT AS chars`)(ctx);
+      },
+    },
     micro: {
       sort_int64: ctas('SELECT * FROM x ORDER BY k'),
       sort_multi: ctas('SELECT * FROM x ORDER BY s, f'),

@@ -12,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as arrow from 'apache-arrow';
 import { Unsupported } from '../lib/unsupported.mjs';
-import { checksumOf } from '../lib/questions.mjs';
+import { checksumOf, isTpchData } from '../lib/questions.mjs';
 import { QUERIES as TPCH, answerOf } from '../tpch/answers.mjs';
 import { TABLE_NAMES, gpudfDtypes } from '../tpch/schema.mjs';
+import { OPS_TABLES, Q1_SHIPDATE, stringsSummary } from '../tpch/ops.mjs';
 
 const gpudf = await import(new URL('../../dist/index.js', import.meta.url));
 const { col } = gpudf;
@@ -63,9 +64,9 @@ export default {
   },
   async load(suite, dataset) {
     const t = dataset.tables;
-    if (suite === 'tpch') {
+    if (isTpchData(suite)) {
       const tables = {};
-      for (const name of TABLE_NAMES) {
+      for (const name of suite === 'tpch' ? TABLE_NAMES : OPS_TABLES) {
         tables[name] = dataset.format === 'csv'
           ? await gpudf.readCSV(t[name].csv, { dtypes: gpudfDtypes(name) }) : await gpudf.readParquet(t[name].parquet);
       }
@@ -130,6 +131,26 @@ export default {
       q5: jn('big', 'id3'),
     },
     tpch: Object.fromEntries(TPCH.map(({ id }) => [id, (ctx) => tpchQueries[id](ctx.tables, ctx.sf)])),
+    'tpch-ops': {
+      groupby_orderkey: ({ tables: { lineitem } }) => lineitem.groupBy('l_orderkey')
+        .agg(col('l_quantity').sum().alias('sum_qty'), gpudf.len().alias('n')),
+      nunique_suppkey: ({ tables: { lineitem } }) => lineitem.groupBy('l_orderkey').agg(col('l_suppkey').nUnique().alias('n_supp')),
+      groupby_partsupp: ({ tables: { lineitem } }) => lineitem.groupBy(['l_partkey', 'l_suppkey'])
+        .agg(col('l_quantity').sum().alias('sum_qty'), gpudf.len().alias('n')),
+      filter_utf8: ({ tables: { lineitem } }) => {
+        const two = lineitem.select('l_quantity', 'l_comment');
+        const out = two.filter(col('l_quantity').lte(48));
+        two.dispose();
+        return out;
+      },
+      filter_wide: ({ tables: { lineitem } }) => lineitem.filter(col('l_shipdate').lte(gpudf.lit(new Date(`${Q1_SHIPDATE}T00:00:00Z`), 'date32'))),
+      strings_to_js: ({ tables: { orders } }) => {
+        const s = orders.getColumn('o_comment');
+        const summary = stringsSummary(s.toArray());
+        s.dispose();
+        return new gpudf.DataFrame({ n: [summary.n], chars: [summary.chars] });
+      },
+    },
     micro: {
       sort_int64: ({ x }) => { need(x, 'sort'); return x.sort(['k']); },
       sort_multi: ({ x }) => { need(x, 'sort'); return x.sort(['s', 'f']); },

@@ -7,10 +7,11 @@ import pl from 'nodejs-polars';
 import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseMeasure, pickIndex, toNumber } from '../lib/questions.mjs';
+import { isTpchData, parseMeasure, pickIndex, toNumber } from '../lib/questions.mjs';
 import { QUERIES as TPCH, answerOf } from '../tpch/answers.mjs';
 import { POLARS as TPCH_POLARS } from '../tpch/queries/polars.mjs';
 import { TABLE_NAMES, polarsDtypes } from '../tpch/schema.mjs';
+import { OPS_TABLES, Q1_SHIPDATE, stringsSummary } from '../tpch/ops.mjs';
 
 const GROUPBY_DTYPES = { id4: pl.Int32, id5: pl.Int32, id6: pl.Int32, v1: pl.Int32, v2: pl.Int32, v3: pl.Float64 };
 const JOIN_DTYPES = { id1: pl.Int32, id2: pl.Int32, id3: pl.Int32, v1: pl.Float64, v2: pl.Float64 };
@@ -24,12 +25,12 @@ export default {
   version: () => `nodejs-polars ${pl.version ?? ''}`.trim(),
   async load(suite, dataset) {
     const t = dataset.tables;
-    if (suite === 'tpch') {
+    if (isTpchData(suite)) {
       // Read into DataFrames; each query starts from their .lazy().
       const read = (name) => (dataset.format === 'csv'
         ? pl.readCSV(t[name].csv, { dtypes: polarsDtypes(pl, name), quoteChar: '"', rechunk: true })
         : pl.readParquet(t[name].parquet));
-      return { suite, sf: dataset.sf, csvLoad: dataset.format, tables: Object.fromEntries(TABLE_NAMES.map((n) => [n, read(n)])) };
+      return { suite, sf: dataset.sf, csvLoad: dataset.format, tables: Object.fromEntries((suite === 'tpch' ? TABLE_NAMES : OPS_TABLES).map((n) => [n, read(n)])) };
     }
     if (suite === 'groupby') {
       const x = pl.readCSV(t.x.csv, { dtypes: GROUPBY_DTYPES, rechunk: true })
@@ -81,6 +82,19 @@ export default {
       q5: lazy(({ x, big }) => x.lazy().join(big.lazy(), { on: 'id3' })),
     },
     tpch: Object.fromEntries(TPCH.map(({ id }) => [id, (ctx) => TPCH_POLARS[id](ctx.tables, ctx.sf).collectSync()])),
+    'tpch-ops': {
+      groupby_orderkey: lazy(({ tables: { lineitem } }) => lineitem.lazy().groupBy('l_orderkey')
+        .agg(col('l_quantity').sum().alias('sum_qty'), pl.len().alias('n'))),
+      nunique_suppkey: lazy(({ tables: { lineitem } }) => lineitem.lazy().groupBy('l_orderkey').agg(col('l_suppkey').nUnique().alias('n_supp'))),
+      groupby_partsupp: lazy(({ tables: { lineitem } }) => lineitem.lazy().groupBy(['l_partkey', 'l_suppkey'])
+        .agg(col('l_quantity').sum().alias('sum_qty'), pl.len().alias('n'))),
+      filter_utf8: ({ tables: { lineitem } }) => lineitem.select('l_quantity', 'l_comment').filter(col('l_quantity').ltEq(48)),
+      filter_wide: ({ tables: { lineitem } }) => lineitem.filter(col('l_shipdate').ltEq(pl.lit(new Date(`${Q1_SHIPDATE}T00:00:00Z`)).cast(pl.Date))),
+      strings_to_js: ({ tables: { orders } }) => {
+        const summary = stringsSummary(orders.getColumn('o_comment').toArray());
+        return pl.DataFrame({ n: [summary.n], chars: [summary.chars] });
+      },
+    },
     micro: {
       sort_int64: ({ x }) => x.sort('k'),
       sort_multi: ({ x }) => x.sort(['s', 'f']),

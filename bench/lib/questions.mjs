@@ -3,6 +3,7 @@
 // Engines name their answer columns as `measures` says, so checksums are comparable.
 // tpch: the 22 TPC-H queries, whose whole answers are compared instead (bench/tpch/answers.mjs).
 import { QUERIES as TPCH_QUERIES } from '../tpch/answers.mjs';
+import { OPS_QUESTIONS } from '../tpch/ops.mjs';
 
 export const SUITES = {
   groupby: [
@@ -34,7 +35,12 @@ export const SUITES = {
     { id: 'csv_write', label: 'write CSV', measures: [] },
   ],
   tpch: TPCH_QUERIES,
+  // tpch-ops: single operations over the TPC-H tables (bench/tpch/ops.mjs), checked by checksum.
+  'tpch-ops': OPS_QUESTIONS,
 };
+
+/** Suites that run over the generated TPC-H tables. */
+export const isTpchData = (suite) => suite === 'tpch' || suite === 'tpch-ops';
 
 /** "f@mid" -> { column: 'f', pick: 'mid' }; "v1" -> { column: 'v1', pick: null } (a sum). */
 export function parseMeasure(m) {

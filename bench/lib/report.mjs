@@ -1,6 +1,6 @@
 // Results: the JSON file (all runs of one day on one host) and its markdown rendering.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { SUITES } from './questions.mjs';
+import { SUITES, isTpchData } from './questions.mjs';
 
 export const ENGINE_ORDER = ['gpudf', 'gpudf-lazy', 'polars', 'duckdb', 'arquero', 'danfo'];
 
@@ -69,12 +69,13 @@ function geomeanRow(d, names) {
 export function renderDataset(d) {
   const names = ENGINE_ORDER.filter((e) => d.engines[e]);
   const tpch = d.suite === 'tpch';
+  const tpchData = isTpchData(d.suite);
   const mark = tpch ? '✗ ans' : '✗ chk';
   const mine = names.filter(ours);
   const blanks = mine.map(() => '').join(' | ');
   const head = `| ${tpch ? 'TPC-H query' : `${d.suite} question`} | ${names.join(' | ')} | ${mine.map((e) => `${e} ÷ fastest peer`).join(' | ')} |`;
   const rule = `|---|${names.map(() => '---').join('|')}|${mine.map(() => '---').join('|')}|`;
-  const rows = [`| ${tpch ? `load into memory, ${d.format}` : 'CSV load'} (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | ${blanks} |`];
+  const rows = [`| ${tpchData ? `load into memory, ${d.format}` : 'CSV load'} (s) | ${names.map((e) => loadCell(d.engines[e].load)).join(' | ')} | ${blanks} |`];
   for (const q of SUITES[d.suite]) {
     if (!names.some((e) => d.engines[e].questions[q.id])) continue;
     rows.push(`| ${q.id} ${q.label} | ${names.map((e) => cell(d.engines[e].questions[q.id], mark)).join(' | ')} | ${mine.map((e) => ratio(d.engines, q.id, e)).join(' | ')} |`);
@@ -84,8 +85,8 @@ export function renderDataset(d) {
   const versions = names.map((e) => `${e}: ${d.engines[e].version ?? '?'}`).join('; ');
   const bad = d.mismatches.length
     ? `\n**${tpch ? 'ANSWER' : 'CHECKSUM'} MISMATCHES: ${d.mismatches.map((m) => `${m.engine} ${m.q}`).join(', ')}** (${mark} above)\n` : '';
-  const title = tpch
-    ? `#### tpch: ${d.dataset}${!d.gen ? '' : d.gen.csv + d.gen.parquet === 0 ? ' (data files reused)'
+  const title = tpchData
+    ? `#### ${d.suite}: ${d.dataset}${!d.gen ? '' : d.gen.csv + d.gen.parquet === 0 ? ' (data files reused)'
       : ` (data generated: ${sec(d.gen.csv)} s CSV, ${sec(d.gen.parquet)} s Parquet)`}`
     : `#### ${d.suite}: ${d.dataset} (${d.rows.toLocaleString('en-US')} rows)`;
   return `${title}\n\n${head}\n${rule}\n${rows.filter(Boolean).join('\n')}\n${bad}\n<sub>${versions}</sub>\n`;
