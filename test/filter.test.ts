@@ -180,3 +180,39 @@ describe("filter predicates made of ANDed comparisons (the CPU's byte-mask path)
     expectSameFrame(df.lazy().filter(p).collectSync(), general);
   });
 });
+
+describe("byte-mask comparisons over vector-length blocks (every operator, NaN, ±Infinity, -0, literals out of an integer column's range)", () => {
+  // 1003 rows: whole vectors of every width and a tail. Each comparison is checked against the
+  // same predicate OR false (the general path) and against the values picked in JS.
+  const n = 1003;
+  const special = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -0, 0, 0.5, 0.1];
+  const f = Array.from({ length: n }, (_, i) => (i % 17 === 3 ? null : i % 5 === 0 ? special[i % special.length]! : ((i * 37) % 101) / 10 - 5));
+  const h = Float32Array.from({ length: n }, (_, i) => (i % 9 === 0 ? 0.1 : i % 13 === 0 ? Number.NaN : ((i * 7) % 23) / 4 - 2));
+  const d = Int32Array.from({ length: n }, (_, i) => ((i * 7919) % 2001) - 1000);
+  const k = Int8Array.from({ length: n }, (_, i) => ((i * 31) % 256) - 128);
+  const df = new DataFrame({ f, h, d, k });
+  const ops = ["eq", "neq", "lt", "lte", "gt", "gte"] as const;
+  // compare_values' order: NaN equals NaN and is above every number; null rows are dropped.
+  const holds = (op: (typeof ops)[number], x: number, l: number): boolean => {
+    const c = Number.isNaN(x) ? (Number.isNaN(l) ? 0 : 1) : Number.isNaN(l) ? -1 : x < l ? -1 : x > l ? 1 : 0;
+    return { eq: c === 0, neq: c !== 0, lt: c < 0, lte: c <= 0, gt: c > 0, gte: c >= 0 }[op];
+  };
+  const cases: [string, (typeof ops)[number], number | bigint][] = [];
+  for (const op of ops) {
+    for (const l of [0.5, 0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) cases.push(["f", op, l]);
+    for (const l of [0.1, -1.75]) cases.push(["h", op, l]);
+    for (const l of [17n, 1n << 40n, -(1n << 40n)]) cases.push(["d", op, l]);
+    for (const l of [5n, 300n, -129n]) cases.push(["k", op, l]);
+  }
+  it.each(cases)("%s %s %s", (name, op, l) => {
+    const p = (col(name) as unknown as Record<string, (x: Expr) => Expr>)[op]!(lit(l));
+    const fast = df.filter(p);
+    expectSameFrame(fast, df.filter(p.or(lit(false))));
+    const values = (name === "f" ? f : Array.from(name === "h" ? h : name === "d" ? d : k)) as (number | null)[];
+    // A weak float literal takes a float32 column's dtype (docs/semantics.md, "Literals").
+    const lv = name === "h" ? Math.fround(Number(l)) : Number(l);
+    const want = values.filter((x): x is number => x !== null && holds(op, x, lv));
+    expect(fast.getColumn(name).toArray().length).toBe(want.length);
+    expect(fast.getColumn(name).toArray()).toEqual(want);
+  });
+});

@@ -6,6 +6,7 @@
 // (compare_values: NaN equal to NaN and above every number; strings byte-wise).
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "core/dispatch.hpp"
@@ -107,6 +108,27 @@ inline uint8_t holds3(int c) {
   return O == Op::Eq ? c == 0 : O == Op::Neq ? c != 0 : O == Op::Lt ? c < 0 : O == Op::Lte ? c <= 0 : O == Op::Gt ? c > 0 : c >= 0;
 }
 
+// The comparison loops are built twice, for AVX2 and for the x86-64 baseline, and the loader
+// picks one by the CPU (an ifunc): with SSE2 alone GCC cannot vectorise a double (or int64)
+// comparison into a byte mask, and these loops are most of a selective filter's time.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define GPUDF_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GPUDF_SIMD_CLONES
+#endif
+
+/// m[r] &= L(x[r]) OP l over n values. For floating L, l is a number (not NaN): NaN values are
+/// above every number (compare_values), so Gt/Gte are the negations of Lte/Lt, which IEEE makes
+/// false for NaN, as it does Eq, Lt and Lte; Neq is true. For integers the same forms are exact.
+/// __restrict: the mask is bytes, which may alias anything; without it nothing vectorises.
+template <typename X, typename L, Op O>
+GPUDF_SIMD_CLONES void and_compare(const X* __restrict x, uint8_t* __restrict m, int64_t n, L l) {
+  for (int64_t r = 0; r < n; ++r) {
+    const L y = L(x[r]);
+    m[r] &= uint8_t(O == Op::Eq ? y == l : O == Op::Neq ? !(y == l) : O == Op::Lt ? y < l : O == Op::Lte ? y <= l : O == Op::Gt ? !(y <= l) : !(y < l));
+  }
+}
+
 /// m[r] &= (column value at begin + r) OP lit, for a block (validity applied by the caller).
 struct CompareMask {
   template <TypeId T, Op O>
@@ -125,16 +147,21 @@ struct CompareMask {
     } else if constexpr (std::is_floating_point_v<S>) {
       const S* x = c.values<S>() + begin;
       const double l = lit.f;
-      for (int64_t r = 0; r < count; ++r) m[r] &= holds3<O>(cmp_f64(double(x[r]), l));
+      if (l != l) {  // a NaN literal: only NaN equals it, every number is below it
+        for (int64_t r = 0; r < count; ++r) m[r] &= holds3<O>(cmp_f64(double(x[r]), l));
+        return;
+      }
+      and_compare<S, double, O>(x, m, count, l);
     } else if constexpr (T == TypeId::UInt64) {
       GPUDF_FAIL(Internal, "mask comparison on the uint64 lane");
     } else {
       const S* x = c.values<S>() + begin;
       const int64_t l = lit.i;
-      for (int64_t r = 0; r < count; ++r) {
-        const int64_t y = int64_t(x[r]);
-        m[r] &= uint8_t(O == Op::Eq ? y == l : O == Op::Neq ? y != l : O == Op::Lt ? y < l : O == Op::Lte ? y <= l : O == Op::Gt ? y > l : y >= l);
-      }
+      // A literal in the column's own range compares in the column's width (narrow lanes).
+      if (l >= int64_t(std::numeric_limits<S>::min()) && l <= int64_t(std::numeric_limits<S>::max()))
+        and_compare<S, S, O>(x, m, count, S(l));
+      else
+        and_compare<S, int64_t, O>(x, m, count, l);
     }
   }
   template <TypeId T>
