@@ -147,6 +147,9 @@ exec::PlanNode node_of(const Napi::Object& o) {
       j.how = JoinHow(how);
       j.order = JoinOrder(order);
       j.nulls_equal = bool_of(o, "nullsEqual");
+      j.reducer_ratio = int_of(o, "reducerRatio");
+      GPUDF_EXPECTS(j.reducer_ratio == 0 || (j.reducer_ratio > 0 && j.how == JoinHow::Semi), InvalidArgument,
+                    "plan: a reducer is a semi join with a positive ratio");
       Napi::Array outs = array_of(o, "outputs");
       for (uint32_t i = 0; i < outs.Length(); ++i) {
         Napi::Object x = object_of(outs.Get(i), "join output");

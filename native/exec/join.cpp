@@ -10,6 +10,15 @@ namespace gpudf::exec {
 Relation run_join(const PlanNode& node, const Relation& left, const Relation& right) {
   const JoinSpec& j = node.join;
   GPUDF_EXPECTS(j.left_on.size() == j.right_on.size(), InvalidArgument, "join: key counts differ");
+  // A reducer whose right side is not much smaller would cost more than it saves: the rows pass.
+  if (j.reducer_ratio > 0 && right.height() > left.height() / j.reducer_ratio) {
+    Relation out(left.device(), left.height());
+    for (const JoinOutput& o : j.outputs) {
+      GPUDF_EXPECTS(o.from == JoinOutput::From::Left, InvalidArgument, "join: a semi join has left columns only");
+      out.add(o.name, left.cell(o.column));
+    }
+    return out;
+  }
   std::vector<ColumnPtr> lk, rk;
   for (const std::string& n : j.left_on) lk.push_back(left.cell(n)->values());
   for (const std::string& n : j.right_on) rk.push_back(right.cell(n)->values());

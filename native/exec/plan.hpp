@@ -77,6 +77,10 @@ struct JoinSpec {
   bool nulls_equal = false;
   JoinOrder order = JoinOrder::None;
   std::vector<JoinOutput> outputs;
+  /// A semi join placed by the optimizer only to shrink its left side (semiJoinReduction): > 0
+  /// runs it only when the left side has at least this many times the right side's rows, and
+  /// otherwise passes the left side through unchanged (every row kept is still correct there).
+  int64_t reducer_ratio = 0;
 };
 
 struct SortSpec {

@@ -203,3 +203,44 @@ TEST(exec, plan_of_filter_join_aggregate_sort) {
   bad.nodes[1].predicate = compare("nope", "gt", 2);
   EXPECT_THROW_CODE(exec::execute(bad, test_device()), ErrorCode::ColumnNotFound);
 }
+
+TEST(exec, reducer_semi_join_runs_only_against_a_much_smaller_right_side) {
+  // facts(k): 0..19 % 5; keys(k): {1, 3}. As a reducer with ratio r the semi join runs when
+  // 20 >= r * 2, else every fact row passes.
+  exec::Plan plan;
+  exec::Frame facts;
+  std::vector<int32_t> ks;
+  for (int32_t i = 0; i < 20; ++i) ks.push_back(i % 5);
+  facts.names = {"k"};
+  facts.columns = {on_test_device(host_column<int32_t>(TypeId::Int32, ks))};
+  facts.rows = 20;
+  exec::Frame keys;
+  keys.names = {"k"};
+  keys.columns = {on_test_device(host_column<int32_t>(TypeId::Int32, {1, 3}))};
+  keys.rows = 2;
+  plan.frames = {facts, keys};
+  exec::PlanNode scan_f;
+  scan_f.kind = exec::NodeKind::Scan;
+  scan_f.frame = 0;
+  scan_f.columns = {0};
+  scan_f.names = {"k"};
+  exec::PlanNode scan_k = scan_f;
+  scan_k.frame = 1;
+  exec::PlanNode semi;
+  semi.kind = exec::NodeKind::Join;
+  semi.inputs = {0, 1};
+  semi.join.how = JoinHow::Semi;
+  semi.join.left_on = {"k"};
+  semi.join.right_on = {"k"};
+  semi.join.outputs = {{exec::JoinOutput::From::Left, "k", -1, "k"}};
+  plan.nodes = {scan_f, scan_k, semi};
+
+  for (int64_t ratio : {0, 10, 11}) {
+    plan.nodes[2].join.reducer_ratio = ratio;
+    exec::Result r = exec::execute(plan, test_device());
+    std::vector<std::optional<int32_t>> want;
+    for (int32_t k : ks)
+      if (ratio == 11 || k == 1 || k == 3) want.push_back(k);
+    EXPECT_EQ(read_values<int32_t>(r.columns[0]), want);
+  }
+}

@@ -36,7 +36,8 @@ export function describeNode(plan: LogicalPlan): string {
     case "join": {
       const o = plan.layout.options;
       const on = o.how === "cross" ? "" : ` ON ${o.leftOn.map((l, i) => (l === o.rightOn[i] ? l : `${l} = ${o.rightOn[i]}`)).join(", ")}`;
-      return `${o.how.toUpperCase()} JOIN${on}${o.order !== "none" ? ` (order: ${o.order})` : ""}`;
+      const flags = [...(o.order !== "none" ? [`order: ${o.order}`] : []), ...(plan.reducerRatio ? [`reducer: when left rows >= ${plan.reducerRatio} x right rows`] : [])];
+      return `${o.how.toUpperCase()} JOIN${on}${flags.length ? ` (${flags.join("; ")})` : ""}`;
     }
     case "sort": {
       const keys = plan.by.map((b, i) => `${formatExpr(b)}${plan.descending[i] ? " DESC" : ""}${plan.nullsLast[i] ? "" : " NULLS FIRST"}`);

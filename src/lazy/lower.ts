@@ -106,6 +106,7 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
           how: codes.how,
           order: codes.order,
           nullsEqual: layout.options.nullsEqual,
+          reducerRatio: plan.reducerRatio ?? 0,
           outputs: layout.outputs.map((c) =>
             c.from === "key"
               ? { from: 2, key: c.index, name: c.name }

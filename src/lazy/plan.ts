@@ -86,6 +86,11 @@ export interface JoinNode extends Base {
   /** The join's options as given (names resolved against the inputs' schemas by `layout`). */
   readonly options: unknown;
   readonly layout: JoinLayout;
+  /**
+   * Set by semiJoinReduction on the semi joins it adds: the join runs only when its left side has
+   * at least this many times the right side's rows, else the left side passes unchanged.
+   */
+  readonly reducerRatio?: number;
 }
 
 export interface SortNode extends Base {

@@ -10,6 +10,7 @@ import { mergeFilters } from "./merge_filters.js";
 import { mergeProjections } from "./merge_projections.js";
 import { predicatePushdown } from "./predicate_pushdown.js";
 import { projectionPushdown } from "./projection_pushdown.js";
+import { semiJoinReduction } from "./semi_join_reduction.js";
 import { simplify } from "./simplify.js";
 import { slicePushdown } from "./slice_pushdown.js";
 
@@ -21,6 +22,7 @@ export interface OptimizationFlags {
   predicatePushdown: boolean;
   projectionPushdown: boolean;
   slicePushdown: boolean;
+  semiJoinReduction: boolean;
   commonSubexpressions: boolean;
 }
 
@@ -36,6 +38,8 @@ const RULES: [keyof OptimizationFlags, Rule][] = [
   ["mergeProjections", mergeProjections],
   ["projectionPushdown", projectionPushdown],
   ["slicePushdown", slicePushdown],
+  // After the pushdowns: the other side it reads twice is already pruned to what the plan uses.
+  ["semiJoinReduction", semiJoinReduction],
   ["commonSubexpressions", commonSubexpressions],
 ];
 
@@ -48,6 +52,7 @@ export function resolveFlags(given: Partial<OptimizationFlags> | undefined): Opt
     predicatePushdown: true,
     projectionPushdown: true,
     slicePushdown: true,
+    semiJoinReduction: true,
     commonSubexpressions: true,
   };
   if (given === undefined) return flags;
