@@ -10,17 +10,9 @@
 namespace gpudf::js {
 namespace {
 
-struct Bytes {
-  const uint8_t* data = nullptr;
-  int64_t size = 0;
-};
-
-Bytes typed_bytes(const Napi::Value& v, const char* what) {
+TypedBytes typed_bytes(const Napi::Value& v, const char* what) {
   if (v.IsUndefined() || v.IsNull()) return {};
-  GPUDF_EXPECTS(v.IsTypedArray(), InvalidArgument, std::string(what) + " must be a TypedArray");
-  auto ta = v.As<Napi::TypedArray>();
-  Napi::ArrayBuffer ab = ta.ArrayBuffer();
-  return {static_cast<const uint8_t*>(ab.Data()) + ta.ByteOffset(), static_cast<int64_t>(ta.ByteLength())};
+  return typed_array_bytes(v, what);
 }
 
 TypeId type_arg(const Napi::Value& v, const char* what) {
@@ -45,9 +37,9 @@ ArrowChunk read_chunk(const Napi::Object& o, TypeId type) {
   ArrowChunk c;
   c.length = int_field(o, "length");
   c.offset = int_field(o, "offset");
-  Bytes validity = typed_bytes(o.Get("validity"), "chunk.validity");
-  Bytes offsets = typed_bytes(o.Get("offsets"), "chunk.offsets");
-  Bytes values = typed_bytes(o.Get("values"), "chunk.values");
+  TypedBytes validity = typed_bytes(o.Get("validity"), "chunk.validity");
+  TypedBytes offsets = typed_bytes(o.Get("offsets"), "chunk.offsets");
+  TypedBytes values = typed_bytes(o.Get("values"), "chunk.values");
   // Arrow JS leaves an empty bitmap when a chunk has no nulls.
   if (validity.size > 0) {
     c.validity = validity.data;

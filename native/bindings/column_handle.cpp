@@ -123,6 +123,19 @@ std::vector<bool> arg_bools(const Napi::CallbackInfo& info, size_t i, const char
   return out;
 }
 
+TypedBytes typed_array_bytes(const Napi::Value& v, const char* what) {
+  GPUDF_EXPECTS(v.IsTypedArray(), InvalidArgument, std::string(what) + " must be a TypedArray or Buffer");
+  // napi_get_typedarray_info gives the data pointer for a SharedArrayBuffer too (the
+  // ArrayBuffer accessors reject one).
+  napi_typedarray_type type;
+  size_t length = 0, offset = 0;
+  void* data = nullptr;
+  napi_value buffer;
+  const napi_status status = napi_get_typedarray_info(v.Env(), v, &type, &length, &data, &buffer, &offset);
+  GPUDF_EXPECTS(status == napi_ok, InvalidArgument, std::string(what) + ": its memory cannot be read");
+  return {static_cast<const uint8_t*>(data), static_cast<int64_t>(length * v.As<Napi::TypedArray>().ElementSize())};
+}
+
 bool arg_bool(const Napi::CallbackInfo& info, size_t i, const char* name) {
   GPUDF_EXPECTS(info[i].IsBoolean(), InvalidArgument, std::string(name) + " must be a boolean");
   return info[i].As<Napi::Boolean>().Value();

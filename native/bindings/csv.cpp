@@ -95,23 +95,28 @@ Napi::Object wrap_result(Napi::Env env, csv::CsvResult& result) {
   return out;
 }
 
-/// The bytes to parse: a file read on the worker thread, or a Buffer kept alive by a reference.
+/// The bytes to parse: a file read on the worker thread, or a Buffer's bytes. A worker thread
+/// reads its own copy (`owned`): JS may detach or transfer the buffer while the parse runs,
+/// which frees its memory whatever reference is held. The synchronous read parses in place.
 struct Source {
   std::string path;
-  Napi::ObjectReference buffer;
+  std::vector<char> owned;
   const char* data = nullptr;
   int64_t size = 0;
   std::unique_ptr<csv::MappedFile> mapped;
 
-  explicit Source(const Napi::Value& v) {
+  Source(const Napi::Value& v, bool copy) {
     if (v.IsString()) {
       path = v.As<Napi::String>().Utf8Value();
-    } else {
-      GPUDF_EXPECTS(v.IsBuffer() || v.IsTypedArray(), InvalidArgument, "readCSV expects a path or a Buffer");
-      auto ta = v.As<Napi::TypedArray>();
-      buffer = Napi::Persistent(v.As<Napi::Object>());
-      data = static_cast<const char*>(ta.ArrayBuffer().Data()) + ta.ByteOffset();
-      size = static_cast<int64_t>(ta.ByteLength());
+      return;
+    }
+    GPUDF_EXPECTS(v.IsTypedArray(), InvalidArgument, "readCSV expects a path or a Buffer");
+    const TypedBytes bytes = typed_array_bytes(v, "readCSV's source");
+    data = reinterpret_cast<const char*>(bytes.data);
+    size = bytes.size;
+    if (copy) {
+      owned.assign(data, data + size);
+      data = owned.data();
     }
   }
   /// Loads the file when the source is a path (no JS access: safe on a worker thread).
@@ -154,7 +159,7 @@ class CsvWorker : public Napi::AsyncWorker {
             const Napi::Value& on_progress)
       : Napi::AsyncWorker(env, "gpudf.readCSV"),
         deferred_(Napi::Promise::Deferred::New(env)),
-        source_(source),
+        source_(source, true),
         options_(std::move(options)),
         device_(device) {
     if (on_progress.IsFunction()) {
@@ -231,7 +236,7 @@ Napi::Value ReadCSV(const Napi::CallbackInfo& info) {
 Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    Source source(info[0]);
+    Source source(info[0], false);
     csv::CsvOptions options = parse_options(info[1]);
     source.load();
     csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env), {}, source.release());

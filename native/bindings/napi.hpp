@@ -78,6 +78,14 @@ Napi::Value guarded(Napi::Env env, F&& body) {
 int64_t arg_int64(const Napi::CallbackInfo& info, size_t i, const char* name);
 std::string arg_string(const Napi::CallbackInfo& info, size_t i, const char* name);
 bool arg_bool(const Napi::CallbackInfo& info, size_t i, const char* name);
+/// The bytes a TypedArray (or Buffer) views, over an ArrayBuffer or a SharedArrayBuffer;
+/// ERR_INVALID_ARGUMENT naming `what` for anything else. The pointer is valid only while JS
+/// cannot run (no detach): an async worker copies what it reads later.
+struct TypedBytes {
+  const uint8_t* data = nullptr;
+  int64_t size = 0;
+};
+TypedBytes typed_array_bytes(const Napi::Value& v, const char* what);
 /// An array of column handles (the pointers keep the columns alive while their views are used).
 std::vector<ColumnPtr> arg_columns(const Napi::CallbackInfo& info, size_t i, const char* name);
 /// An array of booleans of exactly `count` entries.
