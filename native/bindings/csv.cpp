@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "io/csv_reader.hpp"
 #include "io/csv_writer.hpp"
+#include "io/file_sink.hpp"
 
 namespace gpudf::js {
 namespace {
@@ -277,19 +278,10 @@ Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
       return Napi::String::New(env, text);
     }
     std::string path = info[3].As<Napi::String>().Utf8Value();
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    GPUDF_EXPECTS(f != nullptr, Io, "cannot write " + path + ": " + std::strerror(errno));
-    bool ok = true;
-    try {
-      csv::write_csv(names, columns, opt, [&](const std::string& chunk) {
-        if (ok && std::fwrite(chunk.data(), 1, chunk.size(), f) != chunk.size()) ok = false;
-      });
-    } catch (...) {
-      std::fclose(f);
-      throw;
-    }
-    ok = std::fclose(f) == 0 && ok;
-    GPUDF_EXPECTS(ok, Io, "cannot write " + path + ": " + std::strerror(errno));
+    // A failed write leaves the path as it was (io::FileSink).
+    io::FileSink sink(path);
+    csv::write_csv(names, columns, opt, [&](const std::string& chunk) { sink.write(chunk.data(), chunk.size()); });
+    sink.commit();
     return env.Undefined();
   });
 }

@@ -7,6 +7,7 @@
 
 #include "bindings/napi.hpp"
 #include "core/error.hpp"
+#include "io/file_sink.hpp"
 #include "io/parquet_writer.hpp"
 
 namespace gpudf::js {
@@ -48,30 +49,14 @@ class ParquetWorker : public Napi::AsyncWorker {
   Napi::Promise promise() { return deferred_.Promise(); }
 
   void Execute() override {
-    // Nothing may escape a worker thread: every failure is kept and reported in OnOK.
-    std::FILE* f = nullptr;
-    bool opened = false;
+    // Nothing may escape a worker thread: every failure is kept and reported in OnOK. A failed
+    // write leaves the path as it was (io::FileSink).
     try {
-      f = std::fopen(path_.c_str(), "wb");
-      GPUDF_EXPECTS(f != nullptr, Io, "cannot write " + path_ + ": " + std::strerror(errno));
-      opened = true;
-      std::setvbuf(f, nullptr, _IOFBF, size_t(1) << 20);
-      bool ok = true;
-      int err = 0;
-      parquet::write_parquet(names_, columns_, options_, [&](const char* p, size_t n) {
-        if (ok && std::fwrite(p, 1, n, f) != n) {
-          ok = false;
-          err = errno;
-        }
-      });
-      const int closed = std::fclose(f);
-      f = nullptr;
-      if (ok && closed != 0) err = errno;
-      GPUDF_EXPECTS(ok && closed == 0, Io, "cannot write " + path_ + ": " + std::strerror(err));
+      io::FileSink sink(path_);
+      parquet::write_parquet(names_, columns_, options_, [&](const char* p, size_t n) { sink.write(p, n); });
+      sink.commit();
     } catch (...) {
       error_ = std::current_exception();
-      if (f) std::fclose(f);
-      if (opened) std::remove(path_.c_str());  // no partial file is left behind
     }
     columns_.clear();
   }

@@ -1,8 +1,9 @@
 /**
  * File access for the readers and writers: every failure becomes an IoError naming the path.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 
 import { IoError } from "../errors.js";
 
@@ -31,22 +32,66 @@ export function readBytesSync(path: string): Uint8Array {
   }
 }
 
-/** Writes (replaces) a file. */
+let tempCount = 0;
+
+/**
+ * Where a write goes so that a failure leaves the path as it was (the native writers' rule,
+ * native/io/file_sink.hpp): a regular file or a new path is written to a temporary file beside
+ * it (`temp`) and renamed over it; a path that is not a regular file (a device, a FIFO) is
+ * written in place and never removed. A symbolic link is followed.
+ */
+function placeOf(path: string): { target: string; temp: string | null } {
+  let target = path;
+  try {
+    if (lstatSync(path).isSymbolicLink()) target = realpathSync(path);
+  } catch {
+    // absent, or a dangling link: written as a new file at the path
+  }
+  let regular = true;
+  try {
+    regular = statSync(target).isFile();
+  } catch {
+    // a new file
+  }
+  return { target, temp: regular ? join(dirname(target), `.${basename(target)}.gpudf-${process.pid}-${tempCount++}.tmp`) : null };
+}
+
+/** Writes (replaces) a file; a failure leaves what was at the path untouched. */
 export async function writeBytes(path: string, bytes: Uint8Array): Promise<void> {
   if (typeof path !== "string") throw new IoError("a path must be a string");
+  const { target, temp } = placeOf(path);
   try {
-    await writeFile(path, bytes);
+    if (temp === null) {
+      await writeFile(target, bytes);
+      return;
+    }
+    await writeFile(temp, bytes, { flag: "wx" });
+    await rename(temp, target);
   } catch (err) {
+    if (temp !== null) await unlink(temp).catch(() => undefined);
     throw ioError("write", path, err);
   }
 }
 
-/** Writes (replaces) a file, synchronously. */
+/** Writes (replaces) a file, synchronously; a failure leaves what was at the path untouched. */
 export function writeBytesSync(path: string, bytes: Uint8Array): void {
   if (typeof path !== "string") throw new IoError("a path must be a string");
+  const { target, temp } = placeOf(path);
   try {
-    writeFileSync(path, bytes);
+    if (temp === null) {
+      writeFileSync(target, bytes);
+      return;
+    }
+    writeFileSync(temp, bytes, { flag: "wx" });
+    renameSync(temp, target);
   } catch (err) {
+    if (temp !== null) {
+      try {
+        unlinkSync(temp);
+      } catch {
+        // never created
+      }
+    }
     throw ioError("write", path, err);
   }
 }
