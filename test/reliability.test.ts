@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DataFrame, readCSV, readCSVSync, readParquet } from "../src/index.js";
+import { DataFrame, readCSV, readCSVSync, readParquet, Series } from "../src/index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TSX_CLI = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -128,3 +128,35 @@ function isCharDevice(path: string): boolean {
     return false;
   }
 }
+
+describe("values that do not fit are exact or a typed error, never wrapped", () => {
+  it("a bigint beyond int64 becomes the nearest float64 (as Number(bigint) rounds it)", () => {
+    const values: bigint[] = [2n ** 63n, -(2n ** 63n) - 1n, 2n ** 64n + 1n, (2n ** 53n + 1n) * 2n ** 20n + 1n, (2n ** 53n + 1n) * 2n ** 20n, -(10n ** 30n)];
+    // Random magnitudes up to 2^1000, and values just either side of rounding ties.
+    let state = 0x2545f491n;
+    const next = () => (state = (state * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n);
+    for (let k = 0; k < 200; k++) {
+      const bits = Number(next() % 1000n) + 1;
+      let v = 0n;
+      for (let b = 0; b < bits; b += 64) v = (v << 64n) | next();
+      v >>= BigInt(Math.max(0, Math.ceil(bits / 64) * 64 - bits));
+      values.push(k % 2 ? -v : v, (1n << BigInt(bits)) + (1n << BigInt(Math.max(0, bits - 53))) + BigInt(k % 3) - 1n);
+    }
+    const got = new Series("x", values, "float64").toArray();
+    expect(got).toEqual(values.map((v) => Number(v)));
+    expect(new Series("x", [2n ** 80n + 1n], "float32").toArray()).toEqual([Math.fround(Number(2n ** 80n))]);
+    expect(() => new Series("x", [2n ** 1100n], "float64")).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    expect(() => new Series("x", [2n ** 200n], "float32")).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+  });
+
+  it("a Date outside timestamp[ns]'s range (about ±292 years around 1970) is a typed error; inside it, and in the other units, exact", () => {
+    const far = new Date(Date.UTC(2400, 0, 1));
+    expect(() => new Series("t", [far], "timestamp[ns]")).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    // Every valid Date (±8.64e15 ms) fits in microseconds.
+    expect(new Series("t", [new Date(-8.64e15)], "timestamp[us]").toArray()).toEqual([new Date(-8.64e15)]);
+    expect(new Series("t", [far], "timestamp[us]").toArray()).toEqual([far]);
+    const near = new Date(Date.UTC(2200, 0, 1, 12, 30, 0, 7));
+    expect(new Series("t", [near], "timestamp[ns]").toArray()).toEqual([near]);
+    expect(new Series("t", [new Date(-8.64e15)], "timestamp[ms]").toArray()).toEqual([new Date(-8.64e15)]);
+  });
+});

@@ -2,6 +2,7 @@
 // Inference rules (as nodejs-polars): number -> float64, bigint -> int64, string -> utf8,
 // boolean -> bool, Date -> timestamp[ms]; null/undefined -> null; all-null -> float64.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -82,14 +83,50 @@ double date_ms(const Napi::Value& v) { return v.As<Napi::Date>().ValueOf(); }
 
 int64_t ms_to_unit(double ms, TypeId t, uint32_t i) {
   if (!std::isfinite(ms)) bad_value(i, t, "invalid Date");
+  // A valid Date is within ±8.64e15 ms, so the ms, s and day counts fit; us and ns may not
+  // (ns spans only about ±292 years around 1970).
+  int64_t out = 0;
   switch (t) {
     case TypeId::Date32: return static_cast<int64_t>(std::floor(ms / 86400000.0));
     case TypeId::TimestampS: return static_cast<int64_t>(std::floor(ms / 1000.0));
     case TypeId::TimestampMs: return static_cast<int64_t>(ms);
-    case TypeId::TimestampUs: return static_cast<int64_t>(ms) * 1000;
-    case TypeId::TimestampNs: return static_cast<int64_t>(ms) * 1000000;
+    case TypeId::TimestampUs:
+      if (__builtin_mul_overflow(static_cast<int64_t>(ms), int64_t(1000), &out)) bad_value(i, t, "Date out of range");
+      return out;
+    case TypeId::TimestampNs:
+      if (__builtin_mul_overflow(static_cast<int64_t>(ms), int64_t(1000000), &out)) bad_value(i, t, "Date out of range");
+      return out;
     default: bad_value(i, t, "a Date needs a date or timestamp dtype");
   }
+}
+
+/// A BigInt as the nearest double (ties to even, as JS Number(bigint)); beyond the double
+/// range, out of range.
+double bigint_to_double(Napi::BigInt b, TypeId t, uint32_t i) {
+  const size_t n = b.WordCount();
+  if (n == 0) return 0.0;
+  std::vector<uint64_t> words(n);
+  int sign = 0;
+  size_t count = n;
+  b.ToWords(&sign, &count, words.data());
+  while (count > 0 && words[count - 1] == 0) --count;
+  double magnitude = 0.0;
+  if (count == 1) {
+    magnitude = static_cast<double>(words[0]);  // one rounding, done by the conversion
+  } else if (count > 1) {
+    // The top 64 significant bits, with every lower bit folded into the last one (a sticky
+    // bit: it lies below the rounding point, so one conversion rounds correctly), scaled.
+    const uint64_t hi = words[count - 1], lo = words[count - 2];
+    const int lz = std::countl_zero(hi);
+    uint64_t m = lz == 0 ? hi : (hi << lz) | (lo >> (64 - lz));
+    bool sticky = lz != 0 && (lo << lz) != 0;
+    if (lz == 0) sticky = lo != 0;
+    for (size_t k = 0; k + 2 < count && !sticky; ++k) sticky = words[k] != 0;
+    m |= uint64_t(sticky);
+    magnitude = std::ldexp(static_cast<double>(m), int(64 * (count - 1)) - lz);
+  }
+  if (!std::isfinite(magnitude)) bad_value(i, t, "bigint out of range");
+  return sign ? -magnitude : magnitude;
 }
 
 /// Converts element i to storage type S of dtype t (t is not a string type).
@@ -107,8 +144,9 @@ S to_storage(const Napi::Value& v, Kind k, TypeId t, uint32_t i) {
   if constexpr (std::is_floating_point_v<S>) {
     if (k == Kind::Number) return static_cast<S>(v.As<Napi::Number>().DoubleValue());
     if (k == Kind::BigInt) {
-      bool lossless;
-      return static_cast<S>(static_cast<double>(v.As<Napi::BigInt>().Int64Value(&lossless)));
+      const double d = bigint_to_double(v.As<Napi::BigInt>(), t, i);
+      if (std::is_same_v<S, float> && std::isinf(static_cast<float>(d))) bad_value(i, t, "bigint out of range");
+      return static_cast<S>(d);
     }
     bad_value(i, t, std::string("expected a number, got ") + kind_name(k));
   } else {
