@@ -1,7 +1,7 @@
 // Faults found by trying gpudf as a user would: each test failed before its fix.
 import { spawnSync } from "node:child_process";
 import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -158,5 +158,27 @@ describe("values that do not fit are exact or a typed error, never wrapped", () 
     const near = new Date(Date.UTC(2200, 0, 1, 12, 30, 0, 7));
     expect(new Series("t", [near], "timestamp[ns]").toArray()).toEqual([near]);
     expect(new Series("t", [new Date(-8.64e15)], "timestamp[ms]").toArray()).toEqual([new Date(-8.64e15)]);
+  });
+});
+
+describe("work whose result cannot fit fails early", () => {
+  it("a join whose output would not fit in memory is ERR_OUT_OF_MEMORY naming the bytes, not minutes of counting", { timeout: 120_000 }, () => {
+    // 1e5 rows of one key joined with themselves: 1e10 output rows, 160 GB of row maps.
+    const n = 100_000;
+    const df = new DataFrame({ k: new Int32Array(n), v: Float64Array.from({ length: n }, (_, i) => i) });
+    let err: unknown;
+    try {
+      df.join(df, { on: "k" });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject({ code: "ERR_OUT_OF_MEMORY" });
+    expect((err as { requestedBytes: number }).requestedBytes).toBeGreaterThan(totalmem() * 0.99);
+    // The inputs are intact and still join where the output fits.
+    expect(df.height).toBe(n);
+    const few = df.slice(0, 300);
+    const j = few.join(few, { on: "k" });
+    expect(j.height).toBe(90_000);
+    j.dispose();
   });
 });

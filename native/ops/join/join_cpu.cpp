@@ -3,9 +3,13 @@
 // a presence bitmap in front of the hash table when one integer key spans few enough values),
 // the probe (chain heads, counts, fill; full joins mark matched build rows), and semi / anti
 // joins of a small left side by marking the left rows the right side's probes reach.
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -39,6 +43,15 @@ int32_t partition_bits(int64_t rows) {
   int32_t bits = 0;
   while (bits < 12 && (rows >> bits) > (int64_t(1) << 14)) ++bits;
   return bits;
+}
+
+/// The most output rows a join may produce here: its two int64 gather maps alone must fit in
+/// the machine's memory. Counting stops once past it, so a join that cannot fit fails in
+/// moments instead of counting billions of matches first.
+int64_t max_join_rows() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return std::numeric_limits<int64_t>::max();
+  return int64_t(pages) * int64_t(page) / int64_t(2 * sizeof(int64_t));
 }
 
 inline int64_t partition_of(uint64_t hash, int32_t bits) {
@@ -289,12 +302,16 @@ ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vecto
   std::vector<int64_t> block_out(size_t(max_blocks) + 1, 0);
   std::vector<uint8_t> block_missing(size_t(max_blocks), 0);
   const JoinHow probe_kind = kind == JoinHow::Full ? JoinHow::Left : kind;
+  const int64_t max_rows = max_join_rows();
+  std::atomic<int64_t> counted{0};  // output rows counted so far, over every block
   const int64_t blocks = parallel_blocks(np, 1 << 14, [&](int64_t b, int64_t begin, int64_t end) {
-    int64_t out = 0;
+    int64_t out = 0, reported = 0;
     bool missing = false;
     // A few hundred rows at a time: their heads, then their counts (heads still in cache).
     constexpr int64_t kStep = 256;
     for (int64_t g = begin; g < end; g += kStep) {
+      if (counted.fetch_add(out - reported, std::memory_order_relaxed) + (out - reported) > max_rows) return;
+      reported = out;
       const int64_t e = std::min(end, g + kStep);
       table.find_heads(probe, probe_nulls, g, e, heads + g);
       for (int64_t i = g; i < e; ++i) {
@@ -309,6 +326,12 @@ ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vecto
     block_out[size_t(b) + 1] = out;
     block_missing[size_t(b)] = missing;
   });
+  auto refuse = [](int64_t rows) {
+    const int64_t bytes = rows * int64_t(2 * sizeof(int64_t));
+    throw OutOfMemoryError(size_t(bytes), "the join's output has over " + std::to_string(rows) + " rows: its row maps alone need " +
+                                              std::to_string(bytes) + " bytes, more than this machine's memory");
+  };
+  if (counted.load() > max_rows) refuse(counted.load());
   for (int64_t b = 0; b < blocks; ++b) block_out[size_t(b) + 1] += block_out[size_t(b)];
   const int64_t probe_total = block_out[size_t(blocks)];
   ProbeResult res;
@@ -329,6 +352,7 @@ ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vecto
   const int64_t unmatched = unmatched_at[size_t(ublocks)];
   res.probe_missing = unmatched > 0;
   const int64_t total = probe_total + unmatched;
+  if (total > max_rows) refuse(total);
 
   res.probe = Column::allocate(cpu_device(), TypeId::Int64, total, false);
   int64_t* pm = reinterpret_cast<int64_t*>(res.probe->data()->data());
