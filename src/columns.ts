@@ -24,8 +24,13 @@ export function columnFromValues(values: ColumnValues, dtype?: DType): ColumnHan
   let array: unknown[];
   if (Array.isArray(values)) array = values;
   else if (typed !== undefined) array = Array.from(values as unknown as ArrayLike<unknown>);
-  else if (values !== null && typeof values === "object" && typeof (values as { length?: unknown }).length === "number")
+  else if (values !== null && typeof values === "object" && typeof (values as { length?: unknown }).length === "number") {
+    // A JS array holds at most 2^32 - 1 values (Array.from throws a RangeError past it).
+    const length = (values as { length: number }).length;
+    if (!Number.isInteger(length) || length < 0 || length > 2 ** 32 - 1) {
+      throw new InvalidArgumentError(`an array-like's length must be an integer in [0, 2^32 - 1], got ${length}`);
+    }
     array = Array.from(values as ArrayLike<unknown>);
-  else throw new InvalidArgumentError("column values must be an array, a typed array or an array-like");
+  } else throw new InvalidArgumentError("column values must be an array, a typed array or an array-like");
   return native.fromValues(array, dtype === undefined ? -1 : typeIdOf(dtype));
 }

@@ -48,10 +48,20 @@ export function dtypeOfId(id: number): DType {
   return d;
 }
 
+/** A value as an error message shows it (JSON where it has one; bigints and the rest as text). */
+function shown(value: unknown): string {
+  if (typeof value === "bigint") return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** Validates a user-supplied dtype string. */
 export function parseDType(value: unknown): DType {
   if (!isDType(value)) {
-    throw new DtypeError(`unknown dtype ${JSON.stringify(value)}; expected one of ${DTYPES.join(", ")}`);
+    throw new DtypeError(`unknown dtype ${shown(value)}; expected one of ${DTYPES.join(", ")}`);
   }
   return value;
 }

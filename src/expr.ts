@@ -75,12 +75,33 @@ export function toExpr(v: ExprInput | undefined): Expr {
  * import { col } from "gpudf";
  * df.select(col("fare").mul(1.1).alias("fare_eur"), col("city").str.toUpperCase());
  */
+/** The most nodes one expression may have (native/ops/expr/program.hpp, kMaxNodes). */
+const MAX_EXPR_NODES = 256;
+
+const DEPTHS = new WeakMap<ExprNode, number>();
+
+/** A tree's nesting depth, cached per node (each Expr's children were measured when made). */
+function depthOf(n: ExprNode): number {
+  let d = DEPTHS.get(n);
+  if (d === undefined) {
+    d = 1;
+    for (const a of n.args) d = Math.max(d, depthOf(a) + 1);
+    DEPTHS.set(n, d);
+  }
+  return d;
+}
+
 export class Expr {
   /** @internal */
   readonly node: ExprNode;
 
   /** @internal Use col(), lit() or when(). */
   constructor(node: ExprNode) {
+    if (depthOf(node) > MAX_EXPR_NODES) {
+      // Deeper means more distinct nodes than an expression may have; said now, before any
+      // recursion over the tree could overflow the JS stack.
+      throw new InvalidArgumentError(`expression nests deeper than ${MAX_EXPR_NODES} (the most nodes an expression may have)`);
+    }
     this.node = node;
   }
 

@@ -5,7 +5,7 @@ import { tmpdir, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { DataFrame, readCSV, readCSVSync, readParquet, Series } from "../src/index.js";
+import { col, DataFrame, InvalidArgumentError, readCSV, readCSVSync, readParquet, Series } from "../src/index.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TSX_CLI = join(ROOT, "node_modules", "tsx", "dist", "cli.mjs");
@@ -180,5 +180,50 @@ describe("work whose result cannot fit fails early", () => {
     const j = few.join(few, { on: "k" });
     expect(j.height).toBe(90_000);
     j.dispose();
+  });
+});
+
+describe("errors are GpudfErrors with a code", () => {
+  it("a bigint (or other non-string) where a dtype belongs is ERR_DTYPE", () => {
+    for (const bad of [5n, 5, {}, Symbol("x")]) {
+      expect(() => new Series("x", [1], bad as never)).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+    }
+  });
+
+  it("an expression nested deeper than an expression may have nodes is ERR_INVALID_ARGUMENT when built, not a stack overflow", () => {
+    let e = col("a");
+    let err: unknown;
+    try {
+      for (let i = 0; i < 20_000; i++) e = e.add(1);
+    } catch (x) {
+      err = x;
+    }
+    expect(err).toBeInstanceOf(InvalidArgumentError);
+    // 128 levels (255 nodes: the column and 127 literal additions) build and run.
+    let ok = col("a");
+    for (let i = 0; i < 127; i++) ok = ok.add(1);
+    expect(new DataFrame({ a: [1, 2] }).select(ok.alias("b")).getColumn("b").toArray()).toEqual([128, 129]);
+  });
+
+  it("an array-like longer than a JS array can be is ERR_INVALID_ARGUMENT", () => {
+    expect(() => new DataFrame({ a: { length: 2 ** 32 } as never })).toThrow(InvalidArgumentError);
+    expect(() => new Series("a", { length: -1 } as never)).toThrow(InvalidArgumentError);
+  });
+
+  it("readCSV of an empty path is ERR_IO; a file whose size reads as 0 (/proc) is read to its end", async () => {
+    await expect(readCSV("")).rejects.toMatchObject({ code: "ERR_IO" });
+    expect(() => readCSVSync("")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
+    // /proc/self/mountinfo: lines of space-separated fields; the file's size reads as 0.
+    const proc = "/proc/self/mountinfo";
+    let lines: number;
+    try {
+      expect(statSync(proc).size).toBe(0);
+      lines = readFileSync(proc, "utf8").trim().split("\n").length;
+    } catch {
+      return; // no /proc here
+    }
+    const df = await readCSV(proc, { sep: " ", hasHeader: false, inferSchemaLength: 0 });
+    expect(df.height).toBeGreaterThan(0);
+    expect(Math.abs(df.height - lines)).toBeLessThanOrEqual(2); // mounts may change between the reads
   });
 });

@@ -100,6 +100,7 @@ Napi::Object wrap_result(Napi::Env env, csv::CsvResult& result) {
 /// reads its own copy (`owned`): JS may detach or transfer the buffer while the parse runs,
 /// which frees its memory whatever reference is held. The synchronous read parses in place.
 struct Source {
+  bool is_path = false;
   std::string path;
   std::vector<char> owned;
   const char* data = nullptr;
@@ -108,7 +109,9 @@ struct Source {
 
   Source(const Napi::Value& v, bool copy) {
     if (v.IsString()) {
+      is_path = true;
       path = v.As<Napi::String>().Utf8Value();
+      GPUDF_EXPECTS(!path.empty(), Io, "cannot read \"\": an empty path");
       return;
     }
     GPUDF_EXPECTS(v.IsTypedArray(), InvalidArgument, "readCSV expects a path or a Buffer");
@@ -122,7 +125,7 @@ struct Source {
   }
   /// Loads the file when the source is a path (no JS access: safe on a worker thread).
   void load() {
-    if (path.empty()) return;
+    if (!is_path) return;
     mapped = std::make_unique<csv::MappedFile>(path);
     data = mapped->data();
     size = mapped->size();

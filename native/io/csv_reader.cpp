@@ -214,10 +214,29 @@ MappedFile::MappedFile(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   GPUDF_EXPECTS(fd >= 0, Io, "cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
     int err = errno;
     ::close(fd);
     GPUDF_FAIL(Io, "cannot read " + path + ": " + (S_ISDIR(st.st_mode) ? "is a directory" : std::strerror(err)));
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+    // No size known up front: read to the end.
+    char chunk[1 << 16];
+    while (true) {
+      const ssize_t got = ::read(fd, chunk, sizeof chunk);
+      if (got == 0) break;
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        const int err = errno;
+        ::close(fd);
+        GPUDF_FAIL(Io, "cannot read " + path + ": " + std::strerror(err));
+      }
+      read_.append(chunk, size_t(got));
+    }
+    ::close(fd);
+    data_ = read_.data();
+    size_ = static_cast<int64_t>(read_.size());
+    return;
   }
   size_ = static_cast<int64_t>(st.st_size);
   if (size_ > 0) {
@@ -236,11 +255,11 @@ void MappedFile::release(int64_t begin, int64_t end) const {
   static const int64_t page = ::sysconf(_SC_PAGESIZE);
   const int64_t b = (std::max<int64_t>(begin, 0) + page - 1) / page * page;
   const int64_t e = std::min(end, size_) / page * page;
-  if (data_ && e > b) ::madvise(const_cast<char*>(data_) + b, size_t(e - b), MADV_DONTNEED);
+  if (data_ && read_.empty() && e > b) ::madvise(const_cast<char*>(data_) + b, size_t(e - b), MADV_DONTNEED);
 }
 
 MappedFile::~MappedFile() {
-  if (data_) ::munmap(const_cast<char*>(data_), size_t(size_));
+  if (data_ && read_.empty()) ::munmap(const_cast<char*>(data_), size_t(size_));
 }
 
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& target,

@@ -56,7 +56,9 @@ using ReleaseFn = std::function<void(int64_t, int64_t)>;
 CsvResult read_csv(const char* data, int64_t size, const CsvOptions& options, Device& target,
                    const ProgressFn& progress = {}, const ReleaseFn& parsed = {});
 
-/// A whole file mapped read-only into memory (unmapped on destruction).
+/// A whole file mapped read-only into memory (unmapped on destruction). A file whose size the
+/// system does not know in advance (a FIFO, /proc and /sys files, which report 0 bytes) is
+/// read into memory instead.
 class MappedFile {
  public:
   /// Maps `path`; Error(Io) naming the path on failure.
@@ -73,6 +75,7 @@ class MappedFile {
  private:
   const char* data_ = nullptr;
   int64_t size_ = 0;
+  std::string read_;  // the bytes of a file read rather than mapped
 };
 
 }  // namespace gpudf::csv
