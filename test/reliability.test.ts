@@ -227,3 +227,12 @@ describe("errors are GpudfErrors with a code", () => {
     expect(Math.abs(df.height - lines)).toBeLessThanOrEqual(2); // mounts may change between the reads
   });
 });
+
+describe("strings back to JS", () => {
+  it("toArray gives every string exactly: ASCII, Latin-1 range, multi-byte and astral, across 4096-row scopes", () => {
+    const pool = ["plain", "", "café", "ÿ", "日本語", "😀 emoji", "a\u0000b", "x".repeat(40), "é".repeat(9)];
+    const values = Array.from({ length: 10_007 }, (_, i) => (i % 11 === 5 ? null : `${pool[i % pool.length]}${i % 3 === 0 ? "" : i}`));
+    expect(new Series("s", values).toArray()).toEqual(values);
+    expect(new DataFrame({ s: values }).toRecords().map((r) => r.s)).toEqual(values);
+  });
+});
