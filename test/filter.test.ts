@@ -216,3 +216,21 @@ describe("byte-mask comparisons over vector-length blocks (every operator, NaN, 
     expect(fast.getColumn(name).toArray()).toEqual(want);
   });
 });
+
+describe("filter moves strings of every length across chunk boundaries", () => {
+  // 70,001 rows (several 16,384-row chunks on every thread) of strings of 0..40 bytes, some
+  // multi-byte, kept in runs and gaps; whole and as a slice that ends inside the characters.
+  const n = 70_001;
+  const strs = Array.from({ length: n }, (_, i) => (i % 13 === 7 ? null : "abcdéfghijklmnopqrstuvwxyz0123456789ABCDEFG".slice(0, i % 41) + (i % 5 === 0 ? "日" : "")));
+  const keep = Array.from({ length: n }, (_, i) => (i % 97 < 60 || i % 3 === 0) && i % 1000 !== 999);
+  it.each([
+    ["whole", 0, n],
+    ["a slice", 3, n - 5],
+  ])("%s", (_, from, to) => {
+    const df = new DataFrame({ s: strs, k: keep }).slice(from, to - from);
+    const got = df.filter(col("k")).getColumn("s").toArray();
+    const want = strs.slice(from, to).filter((_, i) => keep[from + i]);
+    expect(got.length).toBe(want.length);
+    expect(got).toEqual(want);
+  });
+});
