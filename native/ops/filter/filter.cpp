@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "core/copy_bytes.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 
@@ -70,21 +71,14 @@ void scatter_strings(const ColumnView& in, Column& out, int64_t r0, const uint16
   O* out_off = reinterpret_cast<O*>(out.offsets()->data());
   char* dst = reinterpret_cast<char*>(out.data()->data());
   const char* src = reinterpret_cast<const char*>(in.data);
-  // Short strings move as one fixed 32-byte copy (two vector moves, no call). The bytes past a
-  // string are read from the view's own characters and written where this chunk's next strings
-  // go (which overwrite them), never past `end_bytes`, where another thread's chunk starts.
-  constexpr int64_t kWide = 32;
+  // `end_bytes`: where the next chunk's bytes (another thread's) start.
   const int64_t src_end = int64_t(off[in.size]);
   for (int64_t j = 0; j < k; ++j) {
     const int64_t i = r0 + sel[j];
     const int64_t from = int64_t(off[i]);
     const int64_t len = int64_t(off[i + 1]) - from;
     out_off[pos++] = O(byte_pos);
-    if (len <= kWide && from + kWide <= src_end && byte_pos + kWide <= end_bytes) {
-      std::memcpy(dst + byte_pos, src + from, size_t(kWide));
-    } else if (len) {
-      std::memcpy(dst + byte_pos, src + from, size_t(len));
-    }
+    copy_string_bytes(dst, byte_pos, end_bytes, src, from, src_end, len);
     byte_pos += len;
   }
 }

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/copy_bytes.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/nulls/null_count.hpp"
@@ -68,13 +69,17 @@ ColumnPtr gather_strings(const ColumnView& src, IndexReader idx, int64_t n, bool
   O* offs = reinterpret_cast<O*>(out->offsets()->data());
   uint8_t* chars = out->data() ? out->data()->data() : nullptr;
   const O* in_offs = src.string_offsets<O>();
+  const int64_t src_end = src.size > 0 ? int64_t(in_offs[src.size]) : 0;
+  char* out_chars = reinterpret_cast<char*>(chars);
+  const char* in_chars = reinterpret_cast<const char*>(src.data);
   parallel_blocks(n, 1 << 14, [&](int64_t b, int64_t begin, int64_t end) {
     int64_t pos = block_bytes[size_t(b)];
+    const int64_t block_end = block_bytes[size_t(b) + 1];  // where the next block's bytes start
     for (int64_t i = begin; i < end; ++i) {
       offs[i] = static_cast<O>(pos);
       int64_t row = idx(i);
       int64_t len = gathered_string_length<O>(src, row);
-      if (len) std::memcpy(chars + pos, src.data + in_offs[row], size_t(len));
+      if (len) copy_string_bytes(out_chars, pos, block_end, in_chars, int64_t(in_offs[row]), src_end, len);
       pos += len;
     }
   });
