@@ -1,6 +1,7 @@
 // The query engine's native pieces on the test device: selected_rows and compose_rows (ops),
 // Relation's row maps (late materialisation), and small plans through exec::execute, against
 // references computed with plain loops.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -96,8 +97,10 @@ TEST(exec, rows_bitmap_sets_the_selected_rows_bits) {
         ColumnPtr other_dev = on_test_device(host_column<uint8_t>(TypeId::UInt8, other));
         ColumnPtr rc = on_test_device(host_column<int64_t>(TypeId::Int64, rows));
         BufferPtr bits = rows_bitmap(rc->view(), len, offset, with_and ? other_dev->data()->data() : nullptr);
-        // Read the bitmap back through a column that uses it as validity.
-        ColumnPtr probe = std::make_shared<Column>(*rc->view().device, TypeId::UInt8, len, other_dev->data(), nullptr, bits,
+        // Read the bitmap back through a column that uses it as validity (its values buffer
+        // must hold offset + len bytes: reading it back copies them).
+        BufferPtr values = Buffer::allocate(*rc->view().device, size_t(std::max<int64_t>(offset + len, 1)));
+        ColumnPtr probe = std::make_shared<Column>(*rc->view().device, TypeId::UInt8, len, values, nullptr, bits,
                                                    kUnknownNullCount, offset);
         std::vector<bool> got = read_validity(probe), want(size_t(len), false);
         for (int64_t r : rows) want[size_t(r)] = !with_and || ref_get(other, offset + r);
