@@ -1,0 +1,148 @@
+// The device side of the CUDA simulator: kernel launch, barriers, atomics and the few device
+// intrinsics gpudf's kernels use. Included by cuda_runtime.h.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace cuda_sim {
+
+/// A launch's <<<grid, block, shmem, stream>>>, with CUDA's defaults for the last two.
+struct LaunchConfig {
+  dim3 grid;
+  dim3 block;
+  std::size_t shmem;
+  cudaStream_t stream;
+};
+inline LaunchConfig config(dim3 grid, dim3 block, std::size_t shmem = 0, cudaStream_t stream = nullptr) {
+  return LaunchConfig{grid, block, shmem, stream};
+}
+
+/// The running block's dynamic shared memory (the launch's shmem bytes, poisoned per block).
+void* dynamic_shared_memory();
+
+namespace detail {
+using ThreadFn = void (*)(void* body);
+/// Checks the configuration (failures go to cudaGetLastError), counts the launch, then runs
+/// every block and thread; fn(body) is one CUDA thread's body.
+void launch(const LaunchConfig& cfg, const char* kernel, ThreadFn fn, void* body);
+/// False (and the launch fails with cudaErrorIllegalAddress) when a pointer argument is neither
+/// null nor inside a device allocation: a host pointer handed to a kernel.
+bool check_pointer_argument(const char* kernel, int index, const void* p);
+/// A scheduling point: atomics may let other threads of the block run (see scheduler.cpp).
+void atomic_point();
+
+template <typename T>
+bool check_argument(const char* kernel, int index, const T& v) {
+  if constexpr (std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>) {
+    return check_pointer_argument(kernel, index, static_cast<const void*>(v));
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
+/// kernel<<<cfg>>>(args...) after scripts/cuda-sim-rewrite.mjs: the arguments are evaluated and
+/// copied once, as CUDA does; every simulated thread calls body with (copies of) them.
+template <typename Body, typename... Args>
+void launch(const LaunchConfig& cfg, const char* kernel, Body body, Args&&... args) {
+  std::tuple<std::decay_t<Args>...> values(std::forward<Args>(args)...);
+  bool ok = true;
+  int index = 0;
+  std::apply([&](const auto&... v) { ((ok = ok && detail::check_argument(kernel, index++, v)), ...); }, values);
+  if (!ok) return;
+  auto thread = [&] { std::apply(body, values); };
+  detail::launch(cfg, kernel, [](void* p) { (*static_cast<decltype(thread)*>(p))(); }, &thread);
+}
+
+}  // namespace cuda_sim
+
+// ---- Barriers. Out of line: each is a scheduling point of the block's fibers.
+void __syncthreads();
+int __syncthreads_count(int predicate);
+int __syncthreads_and(int predicate);
+int __syncthreads_or(int predicate);
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+// ---- Atomics: exactly CUDA's overloads (so what compiles here compiles under nvcc), each on a
+// std::atomic_ref and each a scheduling point.
+#define CUDA_SIM_ATOMIC_RMW(name, T, expr)         \
+  inline T name(T* address, T val) {               \
+    ::cuda_sim::detail::atomic_point();            \
+    std::atomic_ref<T> a(*address);                \
+    return expr;                                   \
+  }
+#define CUDA_SIM_ATOMIC_MINMAX(name, T, better)                                   \
+  inline T name(T* address, T val) {                                              \
+    ::cuda_sim::detail::atomic_point();                                           \
+    std::atomic_ref<T> a(*address);                                               \
+    T old = a.load();                                                             \
+    while (better(val, old) && !a.compare_exchange_weak(old, val)) {              \
+    }                                                                             \
+    return old;                                                                   \
+  }
+#define CUDA_SIM_LESS(a, b) ((a) < (b))
+#define CUDA_SIM_GREATER(a, b) ((a) > (b))
+
+CUDA_SIM_ATOMIC_RMW(atomicAdd, int, a.fetch_add(val))
+CUDA_SIM_ATOMIC_RMW(atomicAdd, unsigned int, a.fetch_add(val))
+CUDA_SIM_ATOMIC_RMW(atomicAdd, unsigned long long int, a.fetch_add(val))
+CUDA_SIM_ATOMIC_RMW(atomicAdd, float, a.fetch_add(val))
+CUDA_SIM_ATOMIC_RMW(atomicAdd, double, a.fetch_add(val))
+CUDA_SIM_ATOMIC_RMW(atomicSub, int, a.fetch_sub(val))
+CUDA_SIM_ATOMIC_RMW(atomicSub, unsigned int, a.fetch_sub(val))
+CUDA_SIM_ATOMIC_RMW(atomicExch, int, a.exchange(val))
+CUDA_SIM_ATOMIC_RMW(atomicExch, unsigned int, a.exchange(val))
+CUDA_SIM_ATOMIC_RMW(atomicExch, unsigned long long int, a.exchange(val))
+CUDA_SIM_ATOMIC_RMW(atomicExch, float, a.exchange(val))
+CUDA_SIM_ATOMIC_RMW(atomicAnd, int, a.fetch_and(val))
+CUDA_SIM_ATOMIC_RMW(atomicAnd, unsigned int, a.fetch_and(val))
+CUDA_SIM_ATOMIC_RMW(atomicAnd, unsigned long long int, a.fetch_and(val))
+CUDA_SIM_ATOMIC_RMW(atomicOr, int, a.fetch_or(val))
+CUDA_SIM_ATOMIC_RMW(atomicOr, unsigned int, a.fetch_or(val))
+CUDA_SIM_ATOMIC_RMW(atomicOr, unsigned long long int, a.fetch_or(val))
+CUDA_SIM_ATOMIC_RMW(atomicXor, int, a.fetch_xor(val))
+CUDA_SIM_ATOMIC_RMW(atomicXor, unsigned int, a.fetch_xor(val))
+CUDA_SIM_ATOMIC_RMW(atomicXor, unsigned long long int, a.fetch_xor(val))
+CUDA_SIM_ATOMIC_MINMAX(atomicMin, int, CUDA_SIM_LESS)
+CUDA_SIM_ATOMIC_MINMAX(atomicMin, unsigned int, CUDA_SIM_LESS)
+CUDA_SIM_ATOMIC_MINMAX(atomicMin, long long int, CUDA_SIM_LESS)
+CUDA_SIM_ATOMIC_MINMAX(atomicMin, unsigned long long int, CUDA_SIM_LESS)
+CUDA_SIM_ATOMIC_MINMAX(atomicMax, int, CUDA_SIM_GREATER)
+CUDA_SIM_ATOMIC_MINMAX(atomicMax, unsigned int, CUDA_SIM_GREATER)
+CUDA_SIM_ATOMIC_MINMAX(atomicMax, long long int, CUDA_SIM_GREATER)
+CUDA_SIM_ATOMIC_MINMAX(atomicMax, unsigned long long int, CUDA_SIM_GREATER)
+
+#define CUDA_SIM_ATOMIC_CAS(T)                     \
+  inline T atomicCAS(T* address, T compare, T val) { \
+    ::cuda_sim::detail::atomic_point();            \
+    std::atomic_ref<T> a(*address);                \
+    a.compare_exchange_strong(compare, val);       \
+    return compare;                                \
+  }
+CUDA_SIM_ATOMIC_CAS(int)
+CUDA_SIM_ATOMIC_CAS(unsigned int)
+CUDA_SIM_ATOMIC_CAS(unsigned long long int)
+CUDA_SIM_ATOMIC_CAS(unsigned short int)
+
+#undef CUDA_SIM_ATOMIC_RMW
+#undef CUDA_SIM_ATOMIC_MINMAX
+#undef CUDA_SIM_ATOMIC_CAS
+
+// ---- Integer intrinsics.
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(unsigned(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+template <typename T>
+inline T __ldg(const T* p) {
+  return *p;
+}

@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// Builds the native tests against the CUDA simulator (native/cuda_sim/, GPUDF_CUDA_SIM=ON) in
+// build-sim/ and runs them with --device cuda under the forward, reverse and random thread
+// schedules, then prints the kernel coverage: every __global__ in native/**/*.cu (outside the
+// simulator's own tests) against the kernels the runs launched.
+//
+//   node scripts/cuda-sim.mjs [--sanitize] [--skip-build] [--schedule S]... [FILTER...]
+//
+// --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined.
+// --schedule: run only the given schedule(s) (forward, reverse, random:SEED).
+// FILTER...: passed to gpudf_native_tests (test name filters).
+// Exit status: non-zero when the build or any test run fails. Without the CUDA toolkit's CCCL
+// headers (Thrust) the run is skipped with a message, except under CI=true (CI builds it always).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const sanitize = args.includes('--sanitize');
+const skipBuild = args.includes('--skip-build');
+const schedules = [];
+const filters = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--schedule') schedules.push(args[++i]);
+  else if (args[i] !== '--sanitize' && args[i] !== '--skip-build') filters.push(args[i]);
+}
+if (schedules.length === 0) schedules.push('forward', 'reverse', 'random:20261202');
+
+// The same places native/cuda_sim/cuda_sim.cmake looks for Thrust.
+const toolkits = [process.env.CUDA_HOME, process.env.CUDA_PATH].filter(Boolean);
+try {
+  for (const d of readdirSync('/usr/local')) if (d.startsWith('cuda')) toolkits.push(join('/usr/local', d));
+} catch {
+  // no /usr/local
+}
+const cccl = toolkits.flatMap((t) => [join(t, 'include', 'cccl'), join(t, 'targets', 'x86_64-linux', 'include', 'cccl')]);
+if (!cccl.some((d) => existsSync(join(d, 'thrust', 'version.h')))) {
+  const why = 'the CUDA toolkit\'s CCCL headers (Thrust) were not found (set CUDA_HOME)';
+  if (process.env.CI === 'true') {
+    console.error(`cuda-sim: ${why}; CI must run the simulator`);
+    process.exit(1);
+  }
+  console.log(`cuda-sim: skipped: ${why}`);
+  process.exit(0);
+}
+
+const buildDir = join(root, sanitize ? 'build-sim-asan' : 'build-sim');
+const jobs = process.env.GPUDF_CUDA_SIM_JOBS || '2';
+const seconds = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
+
+function run(cmd, argv, opts = {}) {
+  const r = spawnSync(cmd, argv, { stdio: 'inherit', cwd: root, ...opts });
+  if (r.error) {
+    console.error(`cuda-sim: could not run ${cmd}: ${r.error.message}`);
+    return 1;
+  }
+  if (r.signal) {
+    console.error(`cuda-sim: ${cmd} was killed by ${r.signal}`);
+    return 1;
+  }
+  return r.status ?? 1;
+}
+
+if (!skipBuild) {
+  const t0 = Date.now();
+  const configure = ['-S', '.', '-B', buildDir, '-DGPUDF_CUDA_SIM=ON', '-DCMAKE_BUILD_TYPE=Release'];
+  if (sanitize) configure.push('-DGPUDF_CUDA_SIM_SANITIZE=address,undefined');
+  if (run('cmake', configure) !== 0) process.exit(1);
+  if (run('cmake', ['--build', buildDir, `-j${jobs}`, '--target', 'gpudf_native_tests']) !== 0) process.exit(1);
+  console.log(`cuda-sim: build ${relative(root, buildDir)}/ took ${seconds(t0)} s`);
+}
+
+const binary = join(buildDir, 'gpudf_native_tests');
+if (!existsSync(binary)) {
+  console.error(`cuda-sim: ${relative(root, binary)} not found (run without --skip-build)`);
+  process.exit(1);
+}
+
+const report = join(buildDir, 'cuda-sim-launches.txt');
+rmSync(report, { force: true });
+const env = {
+  ...process.env,
+  GPUDF_CUDA_SIM_REPORT: report,
+  // The simulator's memory tracking keeps a few objects for the process's life on purpose.
+  ASAN_OPTIONS: process.env.ASAN_OPTIONS ?? 'detect_leaks=0:abort_on_error=1:allocator_may_return_null=1',
+  UBSAN_OPTIONS: process.env.UBSAN_OPTIONS ?? 'print_stacktrace=1:halt_on_error=1',
+};
+const failed = [];
+for (const schedule of schedules) {
+  const t0 = Date.now();
+  console.log(`cuda-sim: GPUDF_CUDA_SIM_SCHEDULE=${schedule}`);
+  const status = run(binary, ['--device', 'cuda', ...filters], {
+    env: { ...env, GPUDF_CUDA_SIM_SCHEDULE: schedule },
+  });
+  console.log(`cuda-sim: schedule ${schedule}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)} s`);
+  if (status !== 0) failed.push(schedule);
+}
+
+// Coverage: the kernels in the sources against those the runs launched.
+function cuFiles(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (relative(root, p) !== join('native', 'cuda_sim')) out.push(...cuFiles(p));
+    } else if (e.name.endsWith('.cu')) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+const kernels = new Set();
+for (const file of cuFiles(join(root, 'native'))) {
+  const text = readFileSync(file, 'utf8').replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
+  for (const m of text.matchAll(/__global__\b([^;{(]*?)\b([A-Za-z_]\w*)\s*\(/g)) {
+    kernels.add(`${relative(root, file).split('\\').join('/')}:${m[2]}`);
+  }
+}
+const launched = new Set();
+if (existsSync(report)) {
+  for (const line of readFileSync(report, 'utf8').split('\n')) {
+    const [count, name] = line.trim().split(/\s+/);
+    if (name && Number(count) > 0) launched.add(name);
+  }
+}
+const missing = [...kernels].filter((k) => !launched.has(k)).sort();
+if (missing.length) console.log(`cuda-sim: never launched: ${missing.join(', ')}`);
+if (failed.length) console.log(`cuda-sim: FAILED under ${failed.join(', ')}`);
+console.log(`cuda-sim kernels launched: ${kernels.size - missing.length} of ${kernels.size}`);
+process.exit(failed.length ? 1 : 0);
