@@ -82,6 +82,20 @@ describe("semiJoinReduction", () => {
     sameWithAndWithout(lf.sort(["k", "g"]), "semiJoinReduction");
   });
 
+  it("reduces by the join keys that are group keys when another key is an aggregation's result (TPC-H Q2's shape)", () => {
+    const cheapest = facts.lazy().groupBy("k").agg(col("v").min().alias("min_v"));
+    const offers = new DataFrame({ pk: [3, 3, 7, 7, 11], cost: [1.5, 99, 3.5, 3.5, 0] });
+    const lf = offers.lazy().join(cheapest, { leftOn: ["pk", "cost"], rightOn: ["k", "min_v"] });
+    expect(after(lf, semiJoinReduction)).toContain(`SEMI JOIN ON k = pk ${REDUCER}`);
+    // min v of k = 3 is 1.5 (row 3), of k = 7 is 3.5 (row 7); k = 11's minimum is 5.5.
+    expect(lf.sort("cost").collectSync().toRecords()).toEqual([
+      { pk: 3, cost: 1.5 },
+      { pk: 7, cost: 3.5 },
+      { pk: 7, cost: 3.5 },
+    ]);
+    sameWithAndWithout(lf.sort("cost"), "semiJoinReduction");
+  });
+
   it("leaves joins it cannot reduce as they are", () => {
     const sums = facts.lazy().groupBy("k").agg(col("v").sum().alias("total"));
     // A left join keeps every left group; an anti join keeps the left groups the right lacks.

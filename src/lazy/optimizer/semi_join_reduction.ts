@@ -10,10 +10,11 @@
  * read by both joins and runs once.
  *
  * Where it applies: inner joins (the aggregation on either side), left joins (on the right),
- * right joins (on the left), semi joins (either side) and anti joins (on the right); every join
- * key on the aggregation's side must be a group key that is a plain column of its input, and
- * filters between the join and the aggregation are looked through (they keep or drop whole
- * groups). Not where the aggregation (or a filter above it) is read by another node too.
+ * right joins (on the left), semi joins (either side) and anti joins (on the right), by the join
+ * keys that are group keys and plain columns of the aggregation's input (at least one; a key
+ * that is an aggregation's result, as TPC-H Q2's minimum cost, is left to the join); filters
+ * between the join and the aggregation are looked through (they keep or drop whole groups). Not
+ * where the aggregation (or a filter above it) is read by another node too.
  */
 import type { ExprNode } from "../../expr.js";
 import { inputsOf, joinNode, projectNode, withInputs, type JoinNode, type LogicalPlan } from "../plan.js";
@@ -64,15 +65,18 @@ function reduce(join: JoinNode, original: JoinNode, parents: Map<LogicalPlan, nu
     if (agg === undefined || agg.kind !== "aggregate") continue;
     const other = side === "left" ? join.right : join.left;
     const [mine, theirs] = side === "left" ? [leftKeys, rightKeys] : [rightKeys, leftKeys];
-    // Each join key of this side: a group key that is a column of the aggregation's input.
+    // The join keys of this side that are group keys and columns of the aggregation's input (a
+    // group whose value of any one of them the other side lacks cannot match: reducing by a
+    // subset of the keys is exact too), with the other side's columns they are compared with.
     const inputColumns: string[] = [];
-    for (const k of mine) {
+    const otherColumns: string[] = [];
+    mine.forEach((k, i) => {
       const key = agg.keys.find((g) => g.name === join[side].schema.names[k]);
-      if (key === undefined || key.node.op !== "col" || key.node.name === undefined) break;
+      if (key === undefined || key.node.op !== "col" || key.node.name === undefined) return;
       inputColumns.push(key.node.name);
-    }
-    const otherColumns = theirs.map((k) => other.schema.names[k] as string);
-    if (inputColumns.length !== mine.length || new Set(otherColumns).size !== otherColumns.length) continue;
+      otherColumns.push(other.schema.names[theirs[i] as number] as string);
+    });
+    if (inputColumns.length === 0 || new Set(otherColumns).size !== otherColumns.length) continue;
     const keysOnly = projectNode(other, otherColumns.map((n) => ({ name: n, node: column(n) })), false);
     const reducer: JoinNode = {
       ...joinNode(agg.input, keysOnly, {
