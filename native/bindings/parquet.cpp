@@ -1,7 +1,5 @@
 // writeParquet (a Promise: encoding, compression and file output run on a worker thread, the
 // pages themselves on the CPU pool). Options arrive fully resolved from src/io/parquet.ts.
-#include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <exception>
 

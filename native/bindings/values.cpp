@@ -119,8 +119,7 @@ double bigint_to_double(Napi::BigInt b, TypeId t, uint32_t i) {
     const uint64_t hi = words[count - 1], lo = words[count - 2];
     const int lz = std::countl_zero(hi);
     uint64_t m = lz == 0 ? hi : (hi << lz) | (lo >> (64 - lz));
-    bool sticky = lz != 0 && (lo << lz) != 0;
-    if (lz == 0) sticky = lo != 0;
+    bool sticky = (lz == 0 ? lo : lo << lz) != 0;  // lo's bits below the top 64
     for (size_t k = 0; k + 2 < count && !sticky; ++k) sticky = words[k] != 0;
     m |= uint64_t(sticky);
     magnitude = std::ldexp(static_cast<double>(m), int(64 * (count - 1)) - lz);
