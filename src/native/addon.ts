@@ -219,6 +219,12 @@ export interface NativeExecResult {
 }
 
 function findAddon(): string {
+  // GPUDF_ADDON: another build of the addon (the CUDA simulator's, a sanitizer build), by path.
+  const override = process.env.GPUDF_ADDON;
+  if (override) {
+    if (!existsSync(override)) throw new InternalError(`GPUDF_ADDON names ${override}, which does not exist`);
+    return override;
+  }
   // src/native/addon.ts and dist/native/addon.js both sit two levels below the package root.
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const candidates = [join(root, "build", "Release", "gpudf.node"), join(root, "build", "Debug", "gpudf.node")];
