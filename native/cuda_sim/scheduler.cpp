@@ -9,6 +9,10 @@
 //    barrier), or threads in different kinds of barrier (__syncthreads and __syncthreads_or),
 //    fail the launch instead of hanging. (Different call sites of the same kind cannot be told
 //    apart: g++ may duplicate a call into both arms of a branch, which nvcc never does.)
+//  - warp operations (__shfl*_sync, __ballot_sync, __syncwarp, ...) are barriers of the lanes
+//    their mask names: each lane parks with its value until the last named lane arrives, which
+//    computes every lane's result and makes the others ready. A lane named in a mask that exits or
+//    waits elsewhere (a __syncthreads) leaves the warp operation incomplete: the launch fails.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -28,7 +32,7 @@ namespace cuda_sim {
 namespace detail {
 namespace {
 
-enum class State : uint8_t { NotStarted, Running, AtBarrier, Ready, Done };
+enum class State : uint8_t { NotStarted, Running, AtBarrier, AtWarp, Ready, Done };
 
 struct Fiber {
   fiber::Context ctx;
@@ -43,6 +47,15 @@ struct Thread {
   int predicate = 0;
   int op = 0;                  // which barrier call (__syncthreads or a reducing variant)
   uint32_t atomics = 0;
+  uint64_t value = 0;          // a warp operation's operand, then its result
+  uint32_t arg = 0;            // a shuffle's (width << 8 | lane or delta)
+};
+
+/// A warp operation in progress: the lanes that have arrived, and what the first one asked for.
+struct Warp {
+  uint32_t arrived = 0;
+  uint32_t mask = 0;
+  int op = 0;
 };
 
 /// splitmix64: the schedules' random numbers (cheap; std::mt19937_64 showed in profiles).
@@ -71,6 +84,8 @@ struct Run {
   std::vector<Thread> slots;
   std::vector<uint3> coords;        // threadIdx of each linear thread index
   std::vector<unsigned> waiting;    // at the barrier, in arrival order
+  std::vector<Warp> warps;          // per warp of 32 lanes (linear thread index / 32)
+  unsigned at_warp = 0;             // threads parked in a warp operation
   std::vector<unsigned> ready;      // resumable (barrier opened, or yielded) from ready_head on
   std::size_t ready_head = 0;
   unsigned finished = 0;
@@ -173,6 +188,11 @@ void permutation(std::vector<unsigned>& p, unsigned n, Order order, Rng& rng) {
 
 /// Opens the barrier all live threads wait at; false when the block cannot go on.
 bool open_barrier(Run& r) {
+  if (r.at_warp > 0) {
+    fail(r, "deadlock: " + std::to_string(r.waiting.size()) + " thread(s) wait at __syncthreads while " +
+                std::to_string(r.at_warp) + " wait in a warp operation for lanes that are there");
+    return false;
+  }
   if (r.finished > 0) {
     fail(r, "divergent __syncthreads: " + std::to_string(r.finished) + " thread(s) exited while " +
                 std::to_string(r.waiting.size()) + " wait at a barrier");
@@ -217,13 +237,22 @@ Fiber* next_fiber(Run& r) {
       return r.slots[t].fiber;
     }
     if (unstarted) return new_runner(r);
-    if (r.waiting.empty() || !open_barrier(r)) return nullptr;
+    if (r.waiting.empty()) {
+      if (r.at_warp > 0) {
+        fail(r, "a warp operation never completed: " + std::to_string(r.at_warp) +
+                    " lane(s) wait for lanes named in the mask that exited");
+      }
+      return nullptr;
+    }
+    if (!open_barrier(r)) return nullptr;
   }
   return nullptr;
 }
 
 void run_block(Run& r) {
   for (Thread& t : r.slots) t = Thread{};
+  for (Warp& w : r.warps) w = Warp{};
+  r.at_warp = 0;
   r.next_pos = 0;
   r.finished = 0;
   r.waiting.clear();
@@ -236,7 +265,7 @@ void run_block(Run& r) {
   if (!r.failed) return;
   // Failed: the parked threads are abandoned where they stand (their frames hold no resources).
   for (Thread& t : r.slots) {
-    if (t.state == State::AtBarrier || t.state == State::Ready) {
+    if (t.state == State::AtBarrier || t.state == State::AtWarp || t.state == State::Ready) {
       fiber::reset_stack(t.fiber->stack);
       retire(r, t.fiber);
       t.state = State::Done;
@@ -277,6 +306,7 @@ void launch(const LaunchConfig& cfg, const char* kernel, ThreadFn fn, void* body
   r.threads = cfg.block.x * cfg.block.y * cfg.block.z;
   r.rng.state = schedule().seed * 0x9E3779B97F4A7C15ull + ++launches;
   r.slots.resize(r.threads);
+  r.warps.resize((r.threads + 31) / 32);
   r.coords.resize(r.threads);
   for (unsigned t = 0, bx = cfg.block.x, by = cfg.block.y; t < r.threads; ++t)
     r.coords[t] = uint3{t % bx, (t / bx) % by, t / (bx * by)};
@@ -346,6 +376,139 @@ int barrier(int predicate, int op) {
     case kOr: return n > 0;
     default: return 0;
   }
+}
+
+
+namespace {
+
+/// The value lane `src` contributed, or poison when that lane is not in the operation's mask
+/// (reading an inactive lane is undefined on the GPU).
+uint64_t lane_value(const uint64_t* in, uint32_t mask, unsigned src) {
+  return mask >> src & 1 ? in[src] : 0xA5A5A5A5A5A5A5A5ull;
+}
+
+/// Every named lane's result, once all of them have arrived (operands are read from a copy:
+/// the results overwrite them lane by lane).
+void complete_warp(Run& r, unsigned w) {
+  Warp& wp = r.warps[w];
+  const unsigned base = w * 32;
+  const uint32_t mask = wp.mask;
+  uint64_t in[32];
+  for (unsigned l = 0; l < 32; ++l) in[l] = mask >> l & 1 ? r.slots[base + l].value : 0;
+  uint32_t ballot = 0;
+  for (unsigned l = 0; l < 32; ++l) ballot |= uint32_t(mask >> l & 1 && in[l] != 0) << l;
+  uint32_t red = 0;
+  bool first = true;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const uint32_t u = uint32_t(in[l]);
+    switch (wp.op) {
+      case kWarpReduceAdd: red += u; break;
+      case kWarpReduceMinU: red = first || u < red ? u : red; break;
+      case kWarpReduceMaxU: red = first || u > red ? u : red; break;
+      case kWarpReduceMinI: red = first || int32_t(u) < int32_t(red) ? u : red; break;
+      case kWarpReduceMaxI: red = first || int32_t(u) > int32_t(red) ? u : red; break;
+      case kWarpReduceAnd: red = first ? u : red & u; break;
+      case kWarpReduceOr: red |= u; break;
+      case kWarpReduceXor: red ^= u; break;
+      default: break;
+    }
+    first = false;
+  }
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1)) continue;
+    const uint32_t arg = r.slots[base + l].arg;
+    const unsigned width = arg >> 8, delta = arg & 0xff;
+    const unsigned seg = l & ~(width - 1), pos = l & (width - 1);
+    uint64_t out = 0;
+    switch (wp.op) {
+      case kWarpShfl: out = lane_value(in, mask, seg + (delta & (width - 1))); break;
+      case kWarpShflUp: out = pos >= delta ? lane_value(in, mask, l - delta) : in[l]; break;
+      case kWarpShflDown: out = pos + delta < width ? lane_value(in, mask, l + delta) : in[l]; break;
+      case kWarpShflXor: {
+        const unsigned src = l ^ delta;
+        out = src >= seg + width ? in[l] : lane_value(in, mask, src);
+        break;
+      }
+      case kWarpBallot: out = ballot; break;
+      case kWarpAny: out = ballot != 0; break;
+      case kWarpAll: out = ballot == mask; break;
+      case kWarpMatchAny: {
+        uint32_t m = 0;
+        for (unsigned k = 0; k < 32; ++k) m |= uint32_t(mask >> k & 1 && in[k] == in[l]) << k;
+        out = m;
+        break;
+      }
+      case kWarpSync: break;
+      default: out = red; break;
+    }
+    r.slots[base + l].value = out;
+  }
+  for (unsigned l = 0; l < 32; ++l) {
+    const unsigned t = base + l;
+    if (mask >> l & 1 && t != r.current) {
+      r.slots[t].state = State::Ready;
+      r.ready.push_back(t);
+      --r.at_warp;
+    }
+  }
+  wp = Warp{};
+}
+
+/// Parks the failing thread so the block ends (its frame is abandoned like a barrier's).
+uint64_t fail_warp(Run& r, const std::string& what) {
+  fail(r, what);
+  r.slots[r.current].state = State::AtBarrier;
+  park(r);
+  return 0;
+}
+
+}  // namespace
+
+uint64_t warp_op(int op, uint32_t mask, uint64_t value, uint32_t arg) {
+  Run* r = t_run;
+  if (!r) {
+    std::fprintf(stderr, "cuda_sim: a warp operation was called outside a kernel\n");
+    std::abort();
+  }
+  const unsigned t = r->current, lane = t & 31, w = t >> 5;
+  const unsigned lanes = std::min(32u, r->threads - w * 32);
+  const uint32_t present = lanes == 32 ? ~0u : (1u << lanes) - 1;
+  const std::string where = " (warp " + std::to_string(w) + ", lane " + std::to_string(lane) + ")";
+  if (!(mask >> lane & 1)) return fail_warp(*r, "a warp operation's mask does not name the calling lane" + where);
+  if (mask & ~present) return fail_warp(*r, "a warp operation's mask names lanes that do not exist" + where);
+  const unsigned width = arg >> 8;
+  if (width == 0 || width > 32 || (width & (width - 1)) != 0)
+    return fail_warp(*r, "a shuffle's width is not a power of two up to 32" + where);
+  Warp& wp = r->warps[w];
+  if (wp.arrived == 0) {
+    wp.op = op;
+    wp.mask = mask;
+  } else if (wp.op != op || wp.mask != mask) {
+    return fail_warp(*r, "divergent warp operation: lanes of a warp wait in different operations or masks" + where);
+  }
+  Thread& th = r->slots[t];
+  th.value = value;
+  th.arg = arg;
+  wp.arrived |= 1u << lane;
+  if (wp.arrived == mask) {
+    complete_warp(*r, w);
+    return th.value;
+  }
+  th.state = State::AtWarp;
+  ++r->at_warp;
+  park(*r);
+  return th.value;
+}
+
+uint32_t active_mask() {
+  Run* r = t_run;
+  if (!r) return 0;
+  const unsigned w = r->current >> 5;
+  uint32_t m = 0;
+  for (unsigned l = 0; l < 32 && w * 32 + l < r->threads; ++l)
+    m |= uint32_t(r->slots[w * 32 + l].state != State::Done) << l;
+  return m;
 }
 
 }  // namespace detail

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -35,6 +36,39 @@ void launch(const LaunchConfig& cfg, const char* kernel, ThreadFn fn, void* body
 bool check_pointer_argument(const char* kernel, int index, const void* p);
 /// A scheduling point: atomics may let other threads of the block run (see scheduler.cpp).
 void atomic_point();
+
+/// Warp operations (scheduler.cpp): a barrier of the lanes `mask` names, each lane giving
+/// `value` (and `arg`: a shuffle's width << 8 | its lane or delta, clamped to 255) and getting
+/// its result once every named lane has arrived.
+enum WarpOp {
+  kWarpSync, kWarpShfl, kWarpShflUp, kWarpShflDown, kWarpShflXor, kWarpBallot, kWarpAny, kWarpAll,
+  kWarpMatchAny, kWarpReduceAdd, kWarpReduceMinU, kWarpReduceMaxU, kWarpReduceMinI, kWarpReduceMaxI,
+  kWarpReduceAnd, kWarpReduceOr, kWarpReduceXor,
+};
+uint64_t warp_op(int op, uint32_t mask, uint64_t value, uint32_t arg);
+/// The lanes of the caller's warp that have not exited.
+uint32_t active_mask();
+
+template <typename T>
+uint64_t warp_bits(T v) {
+  static_assert(std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "warp shuffles take 32- and 64-bit integers and floats");
+  uint64_t u = 0;
+  std::memcpy(&u, &v, sizeof(T));
+  return u;
+}
+template <typename T>
+T warp_value(uint64_t u) {
+  T v;
+  std::memcpy(&v, &u, sizeof(T));
+  return v;
+}
+inline uint32_t shuffle_arg(int width, long long lane_or_delta, bool wrap) {
+  const uint32_t w = width > 0 && width <= 255 ? uint32_t(width) : 0;  // checked in warp_op
+  const uint32_t d = wrap ? uint32_t(lane_or_delta) & 31u
+                          : uint32_t(lane_or_delta < 0 ? 255 : lane_or_delta > 255 ? 255 : lane_or_delta);
+  return w << 8 | d;
+}
 
 template <typename T>
 bool check_argument(const char* kernel, int index, const T& v) {
@@ -146,3 +180,64 @@ template <typename T>
 inline T __ldg(const T* p) {
   return *p;
 }
+
+// ---- Warp-level primitives over 32-lane warps (lane = linear thread index % 32). Each is a
+// barrier of the lanes its mask names (see scheduler.cpp); a mask naming a lane that exits, or
+// lanes of one warp in different operations, fails the launch. Reading a lane outside the mask
+// gives poison (0xA5 bytes): it is undefined on the GPU.
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  ::cuda_sim::detail::warp_op(::cuda_sim::detail::kWarpSync, mask, 0, 32u << 8);
+}
+template <typename T>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  namespace d = ::cuda_sim::detail;
+  return d::warp_value<T>(d::warp_op(d::kWarpShfl, mask, d::warp_bits(var), d::shuffle_arg(width, src_lane, true)));
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+  namespace d = ::cuda_sim::detail;
+  return d::warp_value<T>(d::warp_op(d::kWarpShflUp, mask, d::warp_bits(var), d::shuffle_arg(width, delta, false)));
+}
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize) {
+  namespace d = ::cuda_sim::detail;
+  return d::warp_value<T>(d::warp_op(d::kWarpShflDown, mask, d::warp_bits(var), d::shuffle_arg(width, delta, false)));
+}
+template <typename T>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  namespace d = ::cuda_sim::detail;
+  return d::warp_value<T>(d::warp_op(d::kWarpShflXor, mask, d::warp_bits(var), d::shuffle_arg(width, lane_mask, false)));
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate) {
+  namespace d = ::cuda_sim::detail;
+  return unsigned(d::warp_op(d::kWarpBallot, mask, predicate != 0, 32u << 8));
+}
+inline int __any_sync(unsigned mask, int predicate) {
+  namespace d = ::cuda_sim::detail;
+  return int(d::warp_op(d::kWarpAny, mask, predicate != 0, 32u << 8));
+}
+inline int __all_sync(unsigned mask, int predicate) {
+  namespace d = ::cuda_sim::detail;
+  return int(d::warp_op(d::kWarpAll, mask, predicate != 0, 32u << 8));
+}
+inline unsigned __activemask() { return ::cuda_sim::detail::active_mask(); }
+template <typename T>
+inline unsigned __match_any_sync(unsigned mask, T value) {
+  namespace d = ::cuda_sim::detail;
+  return unsigned(d::warp_op(d::kWarpMatchAny, mask, d::warp_bits(value), 32u << 8));
+}
+#define CUDA_SIM_WARP_REDUCE(name, T, op)                                                        \
+  inline T name(unsigned mask, T value) {                                                        \
+    namespace d = ::cuda_sim::detail;                                                            \
+    return T(uint32_t(d::warp_op(op, mask, uint32_t(value), 32u << 8)));                          \
+  }
+CUDA_SIM_WARP_REDUCE(__reduce_add_sync, unsigned, d::kWarpReduceAdd)
+CUDA_SIM_WARP_REDUCE(__reduce_add_sync, int, d::kWarpReduceAdd)
+CUDA_SIM_WARP_REDUCE(__reduce_min_sync, unsigned, d::kWarpReduceMinU)
+CUDA_SIM_WARP_REDUCE(__reduce_min_sync, int, d::kWarpReduceMinI)
+CUDA_SIM_WARP_REDUCE(__reduce_max_sync, unsigned, d::kWarpReduceMaxU)
+CUDA_SIM_WARP_REDUCE(__reduce_max_sync, int, d::kWarpReduceMaxI)
+CUDA_SIM_WARP_REDUCE(__reduce_and_sync, unsigned, d::kWarpReduceAnd)
+CUDA_SIM_WARP_REDUCE(__reduce_or_sync, unsigned, d::kWarpReduceOr)
+CUDA_SIM_WARP_REDUCE(__reduce_xor_sync, unsigned, d::kWarpReduceXor)
+#undef CUDA_SIM_WARP_REDUCE

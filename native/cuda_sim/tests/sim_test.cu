@@ -155,6 +155,71 @@ __global__ void spin_wait(int* flag, int* out) {
 
 __global__ void touch(int* p) { p[threadIdx.x] = 1; }
 
+// Warp-level primitives: a full-warp sum by butterfly and by shuffle-down, an inclusive scan by
+// shuffle-up, a broadcast, a ballot and a vote, per 32-lane warp of a 3-D block.
+__global__ void warp_ops(const int* in, int* out) {
+  const unsigned t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const unsigned lane = t % 32;
+  const int v = in[t];
+  int x = v;
+  for (int o = 16; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffffu, x, o);
+  long long d = v;
+  for (int o = 16; o > 0; o >>= 1) d += __shfl_down_sync(0xffffffffu, d, o);
+  int scan = v;
+  for (int o = 1; o < 32; o <<= 1) {
+    const int y = __shfl_up_sync(0xffffffffu, scan, o);
+    if (lane >= unsigned(o)) scan += y;
+  }
+  const double b = __shfl_sync(0xffffffffu, double(v) * 0.5, 7);
+  const unsigned ballot = __ballot_sync(0xffffffffu, v % 2 == 1);
+  const int any = __any_sync(0xffffffffu, v == 1000);
+  const int all = __all_sync(0xffffffffu, v >= 0);
+  __syncwarp();
+  const unsigned red = __reduce_add_sync(0xffffffffu, unsigned(v));
+  const int mx = __reduce_max_sync(0xffffffffu, -v);
+  const unsigned match = __match_any_sync(0xffffffffu, v % 4);
+  int* o = out + t * 10;
+  o[0] = x;
+  o[1] = lane == 0 ? int(d) : -1;
+  o[2] = scan;
+  o[3] = int(b * 2);
+  o[4] = int(ballot);
+  o[5] = any;
+  o[6] = all;
+  o[7] = int(red);
+  o[8] = mx;
+  o[9] = int(match);
+}
+
+// Sub-warp shuffles (width 8) and a shuffle among the even lanes only.
+__global__ void warp_widths(const int* in, int* out) {
+  const unsigned t = threadIdx.x, lane = t % 32;
+  const int v = in[t];
+  out[t * 4 + 0] = __shfl_sync(0xffffffffu, v, 3, 8);
+  out[t * 4 + 1] = __shfl_down_sync(0xffffffffu, v, 2, 8);
+  out[t * 4 + 2] = __shfl_xor_sync(0xffffffffu, v, 9, 8);
+  out[t * 4 + 3] = -1;
+  if (lane % 2 == 0) out[t * 4 + 3] = __shfl_sync(0x55555555u, v, (lane + 2) % 32);
+}
+
+// Lane 5 leaves before the shuffle its mask waits for.
+__global__ void warp_lane_exits(int* out) {
+  if (threadIdx.x == 5) return;
+  out[threadIdx.x] = __shfl_sync(0xffffffffu, int(threadIdx.x), 0);
+}
+
+// A warp's lanes in two different operations.
+__global__ void warp_divergent_ops(int* out) {
+  if (threadIdx.x % 2) {
+    out[threadIdx.x] = int(__ballot_sync(0xffffffffu, 1));
+  } else {
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 0);
+  }
+}
+
+// A mask naming lanes past the end of a 40-thread block's second warp.
+__global__ void warp_mask_past_block(int* out) { out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 0); }
+
 }  // namespace
 
 TEST(cuda_sim, block_reduction_with_barriers_is_right_under_every_schedule) {
@@ -311,6 +376,96 @@ TEST(cuda_sim, spin_waits_on_other_threads_progress) {
     EXPECT_EQ(to_host(out, 1)[0], 1);
   }
   cudaFreeAsync(flag, nullptr);
+  cudaFreeAsync(out, nullptr);
+}
+
+TEST(cuda_sim, warp_shuffles_votes_and_reductions_match_the_cuda_definitions) {
+  const dim3 block(16, 4, 2);  // 128 threads, 4 warps across y and z
+  const int n = 128;
+  std::vector<int> h(n);
+  std::mt19937 rng(3);
+  for (int& x : h) x = int(rng() % 997);
+  h[40] = 1000;  // warp 1 has a lane equal to 1000
+  int* in = to_device(h);
+  int* out = device_alloc<int>(n * 10);
+  for (const char* s : kSchedules) {
+    ScheduleScope scope(s);
+    SCOPED_TRACE(s);
+    warp_ops<<<1, block>>>(in, out);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    const std::vector<int> got = to_host(out, n * 10);
+    for (int t = 0; t < n; ++t) {
+      const int w = t / 32, lane = t % 32;
+      int sum = 0, scan = 0, mx = INT32_MIN;
+      unsigned ballot = 0, match = 0;
+      bool any = false;
+      for (int l = 0; l < 32; ++l) {
+        const int v = h[w * 32 + l];
+        sum += v;
+        if (l <= lane) scan += v;
+        ballot |= unsigned(v % 2 == 1) << l;
+        any = any || v == 1000;
+        mx = std::max(mx, -v);
+        match |= unsigned(v % 4 == h[t] % 4) << l;
+      }
+      const int* o = got.data() + t * 10;
+      EXPECT_EQ(o[0], sum);
+      EXPECT_EQ(o[1], lane == 0 ? sum : -1);
+      EXPECT_EQ(o[2], scan);
+      EXPECT_EQ(o[3], h[w * 32 + 7]);
+      EXPECT_EQ(unsigned(o[4]), ballot);
+      EXPECT_EQ(o[5], int(any));
+      EXPECT_EQ(o[6], 1);
+      EXPECT_EQ(o[7], sum);
+      EXPECT_EQ(o[8], mx);
+      EXPECT_EQ(unsigned(o[9]), match);
+    }
+  }
+  cudaFreeAsync(in, nullptr);
+  cudaFreeAsync(out, nullptr);
+}
+
+TEST(cuda_sim, sub_warp_shuffles_and_partial_masks) {
+  const int n = 64;
+  std::vector<int> h(n);
+  std::iota(h.begin(), h.end(), 100);
+  int* in = to_device(h);
+  int* out = device_alloc<int>(n * 4);
+  for (const char* s : kSchedules) {
+    ScheduleScope scope(s);
+    warp_widths<<<1, n>>>(in, out);
+    ASSERT_EQ(cudaGetLastError(), cudaSuccess);
+    const std::vector<int> got = to_host(out, n * 4);
+    for (int t = 0; t < n; ++t) {
+      const int seg = t & ~7, pos = t & 7, lane = t % 32;
+      EXPECT_EQ(got[t * 4 + 0], h[seg + 3]);
+      EXPECT_EQ(got[t * 4 + 1], pos + 2 < 8 ? h[t + 2] : h[t]);
+      // xor 9 leaves the 8-lane segment for later lanes (own value), reaches earlier ones.
+      const int src = (t & ~31) + (lane ^ 9);
+      EXPECT_EQ(got[t * 4 + 2], (lane ^ 9) >= (lane & ~7) + 8 ? h[t] : h[src]);
+      EXPECT_EQ(got[t * 4 + 3], lane % 2 == 0 ? h[(t & ~31) + (lane + 2) % 32] : -1);
+    }
+  }
+  cudaFreeAsync(in, nullptr);
+  cudaFreeAsync(out, nullptr);
+}
+
+TEST(cuda_sim, broken_warp_operations_fail_the_launch_instead_of_hanging) {
+  int* out = device_alloc<int>(64);
+  for (const char* s : kSchedules) {
+    ScheduleScope scope(s);
+    warp_lane_exits<<<1, 32>>>(out);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+    warp_divergent_ops<<<1, 32>>>(out);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+    warp_mask_past_block<<<1, 40>>>(out);
+    EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+    EXPECT_EQ(cudaStreamSynchronize(nullptr), cudaSuccess);
+    // The same operations, well formed, still work afterwards.
+    warp_mask_past_block<<<1, 32>>>(out);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+    EXPECT_EQ(to_host(out, 32), std::vector<int>(32, 1));
+  }
   cudaFreeAsync(out, nullptr);
 }
 
