@@ -59,6 +59,9 @@ export function device(): DeviceInfo {
  * console.log(memory().cpu.liveBytes);
  */
 export function memory(): { cpu: MemoryStats; cuda?: MemoryStats } {
+  // The device is chosen first: asked before any data exists, memory() on a GPU box would
+  // otherwise leave out the cuda entry that every later call includes.
+  ensureDevice();
   const m = native.memory();
   const pick = (s: { liveBytes: number; peakBytes: number }): MemoryStats => ({
     liveBytes: s.liveBytes,
