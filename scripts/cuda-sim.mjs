@@ -1,18 +1,24 @@
 #!/usr/bin/env node
-// Builds the native tests against the CUDA simulator (native/cuda_sim/, GPUDF_CUDA_SIM=ON) in
-// build-sim/ and runs them with --device cuda under the forward, reverse and random thread
-// schedules, then prints the kernel coverage: every __global__ in native/**/*.cu (outside the
-// simulator's own tests) against the kernels the runs launched.
+// Builds the CUDA backend against the project's CUDA simulator (native/cuda_sim/,
+// GPUDF_CUDA_SIM=ON) in build-sim/ — the addon and the native tests — and runs, with
+// GPUDF_DEVICE=cuda through the simulated .cu code:
+//   1. the native tests under the forward, reverse and random thread schedules;
+//   2. scripts/device-compare.mjs: one seeded workload on the CPU backend and on the simulated
+//      CUDA backend under each schedule, whose results must agree;
+//   3. the vitest suite against the simulated addon (GPUDF_ADDON), under each schedule;
+// then prints the kernel coverage: every __global__ in native/**/*.cu (outside the simulator's
+// own tests) against the kernels the runs launched.
 //
-//   node scripts/cuda-sim.mjs [--sanitize] [--skip-build] [--schedule S]... [FILTER...]
+//   node scripts/cuda-sim.mjs [--sanitize] [--skip-build] [--no-vitest] [--schedule S]... [FILTER...]
 //
-// --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined.
+// --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined (native tests only).
 // --schedule: run only the given schedule(s) (forward, reverse, random:SEED).
-// FILTER...: passed to gpudf_native_tests (test name filters).
-// Exit status: non-zero when the build or any test run fails. Without the CUDA toolkit's CCCL
+// --no-vitest: skip steps 2 and 3. FILTER...: passed to gpudf_native_tests (test name filters)
+// and implies --no-vitest.
+// Exit status: non-zero when the build or any run fails. Without the CUDA toolkit's CCCL
 // headers (Thrust) the run is skipped with a message, except under CI=true (CI builds it always).
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,8 +30,9 @@ const schedules = [];
 const filters = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--schedule') schedules.push(args[++i]);
-  else if (args[i] !== '--sanitize' && args[i] !== '--skip-build') filters.push(args[i]);
+  else if (!['--sanitize', '--skip-build', '--no-vitest'].includes(args[i])) filters.push(args[i]);
 }
+const withVitest = !sanitize && filters.length === 0 && !args.includes('--no-vitest');
 if (schedules.length === 0) schedules.push('forward', 'reverse', 'random:20261202');
 
 // The same places native/cuda_sim/cuda_sim.cmake looks for Thrust.
@@ -63,12 +70,20 @@ function run(cmd, argv, opts = {}) {
   return r.status ?? 1;
 }
 
+const addon = join(buildDir, 'Release', 'gpudf.node');
 if (!skipBuild) {
   const t0 = Date.now();
-  const configure = ['-S', '.', '-B', buildDir, '-DGPUDF_CUDA_SIM=ON', '-DCMAKE_BUILD_TYPE=Release'];
-  if (sanitize) configure.push('-DGPUDF_CUDA_SIM_SANITIZE=address,undefined');
-  if (run('cmake', configure) !== 0) process.exit(1);
-  if (run('cmake', ['--build', buildDir, `-j${jobs}`, '--target', 'gpudf_native_tests']) !== 0) process.exit(1);
+  if (sanitize) {
+    const configure = ['-S', '.', '-B', buildDir, '-DGPUDF_CUDA_SIM=ON', '-DCMAKE_BUILD_TYPE=Release',
+      '-DGPUDF_CUDA_SIM_SANITIZE=address,undefined'];
+    if (run('cmake', configure) !== 0) process.exit(1);
+    if (run('cmake', ['--build', buildDir, `-j${jobs}`, '--target', 'gpudf_native_tests']) !== 0) process.exit(1);
+  } else {
+    // Through cmake-js, so the addon is built too (the vitest suite and device-compare load it).
+    const cmakeJs = join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js');
+    const argv = [cmakeJs, 'compile', '--log-level', 'warn', '-O', buildDir, '--CDGPUDF_CUDA_SIM=ON', '-p', jobs];
+    if (run(process.execPath, argv) !== 0) process.exit(1);
+  }
   console.log(`cuda-sim: build ${relative(root, buildDir)}/ took ${seconds(t0)} s`);
 }
 
@@ -96,6 +111,43 @@ for (const schedule of schedules) {
   });
   console.log(`cuda-sim: schedule ${schedule}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)} s`);
   if (status !== 0) failed.push(schedule);
+}
+
+// The same workload on the CPU backend and on the simulated CUDA backend: the answers must agree.
+const compareScript = join(root, 'scripts', 'device-compare.mjs');
+if (withVitest) {
+  if (!existsSync(join(root, 'dist', 'index.js')) || !existsSync(join(root, 'build', 'Release', 'gpudf.node'))) {
+    console.error('cuda-sim: device-compare needs the CPU build (build/Release/gpudf.node) and dist/ (npm ci)');
+    failed.push('device-compare');
+  } else {
+    const outDir = join(buildDir, 'device-compare');
+    mkdirSync(outDir, { recursive: true });
+    const cpuJson = join(outDir, 'cpu.json');
+    const cpuEnv = { ...process.env, GPUDF_DEVICE: 'cpu' };
+    delete cpuEnv.GPUDF_ADDON;
+    if (run(process.execPath, [compareScript, '--run', cpuJson], { env: cpuEnv }) !== 0) failed.push('device-compare (cpu)');
+    for (const schedule of schedules) {
+      const simJson = join(outDir, `sim-${schedule.replace(/[^a-z0-9]/gi, '_')}.json`);
+      const simEnv = { ...env, GPUDF_ADDON: addon, GPUDF_DEVICE: 'cuda', GPUDF_CUDA_SIM_SCHEDULE: schedule };
+      const ok = run(process.execPath, [compareScript, '--run', simJson], { env: simEnv }) === 0 &&
+        run(process.execPath, [compareScript, '--compare', cpuJson, simJson]) === 0;
+      if (!ok) failed.push(`device-compare (${schedule})`);
+    }
+  }
+}
+
+// The vitest suite through the simulated CUDA backend.
+if (withVitest) {
+  const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  for (const schedule of schedules) {
+    const t0 = Date.now();
+    console.log(`cuda-sim: vitest with GPUDF_DEVICE=cuda, GPUDF_CUDA_SIM_SCHEDULE=${schedule}`);
+    const status = run(process.execPath, [vitest, 'run'], {
+      env: { ...env, GPUDF_ADDON: addon, GPUDF_DEVICE: 'cuda', GPUDF_CUDA_SIM_SCHEDULE: schedule },
+    });
+    console.log(`cuda-sim: vitest under ${schedule}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)} s`);
+    if (status !== 0) failed.push(`vitest (${schedule})`);
+  }
 }
 
 // Coverage: the kernels in the sources against those the runs launched.
