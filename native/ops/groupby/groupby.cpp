@@ -24,20 +24,6 @@ namespace {
 
 using namespace groupby_detail;
 
-/// Bytes of partial accumulators (counted at 16 bytes each) a fold may hold beyond 4 chunks'
-/// worth: the parallelism more chunks buy is less than the cost of touching their memory.
-inline constexpr int64_t kPartialBytes = int64_t(16) << 20;
-
-/// Number of fixed row chunks whose partial accumulators a fold combines, 0 when groups are
-/// many (under 8 rows each on average). It depends only on the row and group counts (not on
-/// threads or the accumulator), so float sums are the same on every machine and a fold run
-/// beside others (fold_many) gives what it gives alone.
-int64_t partial_chunks(int64_t n, int64_t count) {
-  if (count == 0 || n / count < 8) return 0;
-  const int64_t by_memory = std::max<int64_t>(4, kPartialBytes / (count * 16));
-  return std::clamp<int64_t>(std::min(n / (count * 4), by_memory), 1, num_blocks(n));
-}
-
 /// Rows a fused pass (CpuBackend::fold_many) hands each fold at a time: their ids stay in cache
 /// while every fold reads them.
 inline constexpr int64_t kFuseRows = 4096;

@@ -2,9 +2,12 @@
 // atomicCAS (equality: rows_equal on the keys), each slot's smallest row kept with atomicMin,
 // then ids numbered by first appearance with a scan (so maintain_order always holds).
 // Aggregations: the same composition as the CPU (groupby_compose.hpp) over two primitives:
-// fold (one thread per group over its segment of a stable sort of the ids, running the GPUDF_HD
-// folds of groupby_functors.hpp) and sorted (sorted_order by id then value, then one thread per
-// group). Per-row logic lives in GPUDF_HD headers the CPU tests exercise.
+// fold, in the CPU's fixed shape (fold_shape.hpp): with few groups, one thread per fixed row
+// chunk folds its rows in row order into the chunk's partials, then one thread per group
+// combines them in chunk order; with many, one thread per group over its segment of a stable
+// sort of the ids — the GPUDF_HD folds of groupby_functors.hpp either way, so results equal the
+// CPU's bit for bit; and sorted (sorted_order by id then value, then one thread per group).
+// Per-row logic lives in GPUDF_HD headers the CPU tests exercise.
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -21,6 +24,7 @@
 #include "core/cuda/cuda_utils.cuh"
 #include "ops/gather/gather.hpp"
 #include "ops/groupby/groupby.hpp"
+#include "ops/groupby/fold_shape.hpp"
 #include "ops/groupby/groupby_compose.hpp"
 #include "ops/hash/row_hash.hpp"
 #include "ops/sort/sort.hpp"
@@ -125,6 +129,31 @@ __global__ void fold_kernel(GF f, const int64_t* rows, const int64_t* offsets, i
   }
 }
 
+/// Chunk c's partials (count accumulators at partial + c * count): its rows folded in row order.
+template <typename GF>
+__global__ void chunk_fold_kernel(GF f, IndexReader ids, int64_t n, int64_t count, int64_t chunks,
+                                  typename GF::Acc* partial) {
+  GPUDF_GRID_STRIDE(c, chunks) {
+    typename GF::Acc* p = partial + c * count;
+    for (int64_t g = 0; g < count; ++g) p[g] = f.identity();
+    for (int64_t i = c * n / chunks, end = (c + 1) * n / chunks; i < end; ++i) {
+      const int64_t g = ids(i);
+      if (uint64_t(g) < uint64_t(count)) p[g] = f.combine(p[g], f.load(i, g));
+    }
+  }
+}
+
+/// Each group's result: the identity combined with every chunk's partial, in chunk order.
+template <typename GF>
+__global__ void combine_chunks_kernel(GF f, const typename GF::Acc* partial, int64_t count, int64_t chunks,
+                                      typename GF::Acc* out) {
+  GPUDF_GRID_STRIDE(g, count) {
+    typename GF::Acc acc = f.identity();
+    for (int64_t c = 0; c < chunks; ++c) acc = f.combine(acc, partial[c * count + g]);
+    out[g] = acc;
+  }
+}
+
 template <typename Op>
 __global__ void sorted_kernel(Op op, const int64_t* perm, const int64_t* begin, const int64_t* valid, int64_t count,
                               typename Op::Out* out) {
@@ -165,9 +194,19 @@ struct CudaBackend {
   HostVector<typename GF::Acc> fold(const GF& f) const {
     using Acc = typename GF::Acc;
     if (count == 0) return {};
-    build_segments();
     cudaStream_t stream = cuda_current_stream();
     BufferPtr out = device_buffer(size_t(count) * sizeof(Acc));
+    if (const int64_t chunks = partial_chunks(n, count)) {
+      BufferPtr partial = device_buffer(size_t(chunks * count) * sizeof(Acc));
+      const IndexReader ids{id_view.data, id_view.offset, id_view.type};
+      chunk_fold_kernel<<<grid_for(chunks), kBlockThreads, 0, stream>>>(f, ids, n, count, chunks, ptr<Acc>(partial));
+      GPUDF_CUDA_TRY(cudaGetLastError());
+      combine_chunks_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(f, ptr<Acc>(partial), count, chunks,
+                                                                           ptr<Acc>(out));
+      GPUDF_CUDA_TRY(cudaGetLastError());
+      return download<Acc>(out, size_t(count), stream);
+    }
+    build_segments();
     fold_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(f, ptr<int64_t>(rows), ptr<int64_t>(offsets), count,
                                                                ptr<Acc>(out));
     GPUDF_CUDA_TRY(cudaGetLastError());

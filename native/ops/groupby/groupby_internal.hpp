@@ -6,14 +6,10 @@
 #include <vector>
 
 #include "core/thread_pool.hpp"
+#include "ops/groupby/fold_shape.hpp"
 
 namespace gpudf::groupby_detail {
 
-/// Rows per block of the CPU passes. Fixed (not derived from the thread count), so per-block
-/// partial results, and hence float sums, are the same on every machine.
-inline constexpr int64_t kBlockRows = int64_t(1) << 16;
-
-inline int64_t num_blocks(int64_t n) { return (n + kBlockRows - 1) / kBlockRows; }
 
 /// Start rows of contiguous ranges splitting [0, n) (ranges + 1 entries), one per pool thread
 /// (one when n is under two blocks). For passes whose result does not depend on the split.
