@@ -3,12 +3,14 @@
 # Needs the folder made by bench/pack-gpu.sh (default .carry/ at the repo root: node.xz and
 # payload.tar.xz); unpacks Node into CARRY_DIR/bin and the payload into the repo, then runs,
 # within 8 minutes in all (each phase under its own time limit, with the carried Node only):
+#   0. when the CUDA simulator's build was carried (build-sim/): the simulator's own tests, then
+#      scripts/device-compare.mjs's workload through the simulator and on the GPU, compared
 #   1. the native C++ tests on the GPU        (scripts/native-tests.mjs --device cuda)
 #   2. the vitest suite with GPUDF_DEVICE=cuda
 #   3. the benchmark, engines gpudf and duckdb (and polars if carried), data generated here
 #      with all cores: 1e7 rows (groupby, join, micro) in half the time left, then 1e8 rows
 #      groupby in what remains, then 1e8 micro if any time is still left
-# and writes every log and result into OUT (6 files), ending with a short table.
+# and writes every log and result into OUT, ending with a short table.
 #
 #   bash bench/gpu.sh OUT [CARRY_DIR]
 #
@@ -67,6 +69,20 @@ unxz "$CARRY/payload.tar.xz" | tar -x -C "$ROOT" || fail "could not unpack $CARR
 } >> "$SUMMARY"
 rows+=("unpack|ok|$(( $(date +%s) - START ))")
 
+# 0. the simulator against the GPU: the same .cu code run on the CPU here and on the GPU must
+# give the same results, so the two cannot drift apart unnoticed.
+if [ -x build-sim/gpudf_native_tests ] && [ -f build-sim/Release/gpudf.node ]; then
+  phase "cuda-sim self-tests" $((30 * SCALE)) "$OUT/device-compare.log" build-sim/gpudf_native_tests --device cuda cuda_sim
+  phase "device-compare: simulator" $((60 * SCALE)) "$OUT/device-compare.log" \
+    env GPUDF_ADDON="$ROOT/build-sim/Release/gpudf.node" GPUDF_DEVICE=cuda "$NODE" scripts/device-compare.mjs --run "$OUT/compare-sim.json"
+  phase "device-compare: $DEVICE" $((60 * SCALE)) "$OUT/device-compare.log" \
+    env GPUDF_DEVICE="$DEVICE" "$NODE" scripts/device-compare.mjs --run "$OUT/compare-device.json"
+  phase "device-compare: simulator vs $DEVICE" 30 "$OUT/device-compare.log" \
+    "$NODE" scripts/device-compare.mjs --compare "$OUT/compare-sim.json" "$OUT/compare-device.json"
+else
+  rows+=("device-compare|not run (no simulator build carried)|0")
+fi
+
 # 1-2. tests
 phase "native tests (--device $DEVICE)" $((60 * SCALE)) "$OUT/native-tests.log" "$NODE" scripts/native-tests.mjs --device "$DEVICE"
 # nodejs-polars does not fit in the 64 MiB beside DuckDB (pack-gpu.sh): without it the test
@@ -113,5 +129,6 @@ done
 cat "$SUMMARY"
 sed "s/\x1b\[[0-9;]*m//g" "$OUT/vitest.log" 2>/dev/null | grep -E "Test Files|Tests +[0-9]" | tail -2
 tail -2 "$OUT/native-tests.log" 2>/dev/null
+grep -E "^device-compare: .* vs " "$OUT/device-compare.log" 2>/dev/null
 [ -f "$OUT/$NAME.md" ] && grep -E "^#### |^\| (CSV load|q|sort|filter|unique|csv)" "$OUT/$NAME.md" | cut -c1-160 | head -40
 ls "$OUT"

@@ -6,7 +6,10 @@
 #                       checked), dist/, and the node_modules folders the library, the tests and
 #                       the benchmark need (parquet-wasm, apache-arrow, vitest + deps, tsx,
 #                       csv-parse, @duckdb/node-api + linux-x64 bindings; nodejs-polars + its
-#                       binary on request), resolved from package-lock.json; it fails when a
+#                       binary on request), resolved from package-lock.json, and the CUDA
+#                       simulator's build (build-sim/Release/gpudf.node and
+#                       build-sim/gpudf_native_tests, from `npm run test:cuda-sim`) when
+#                       present, so gpu.sh can compare the GPU with the simulator; it fails when a
 #                       bare import in src/, test/, examples/ or the benchmark is not packed
 # and prints the sizes, with the tracked tree, against the 64 MiB transfer limit.
 #
@@ -66,7 +69,13 @@ MODULES_LIST=$(node bench/lib/deps.mjs "${imports_of[@]}" "${roots[@]}") || {
 mapfile -t MODULES <<< "$MODULES_LIST"
 echo "pack-gpu: packing the addon, dist/ and ${#MODULES[@]} node_modules folders ..."
 # -h: node_modules may be a symlink (git worktrees share one): store the files, not the link.
-tar -ch build/Release/gpudf.node build/gpudf_native_tests dist "${MODULES[@]}" \
+SIM=()
+if [ -f build-sim/Release/gpudf.node ] && [ -f build-sim/gpudf_native_tests ]; then
+  SIM=(build-sim/Release/gpudf.node build-sim/gpudf_native_tests)
+else
+  echo "pack-gpu: no simulator build (build-sim/): gpu.sh will not compare the GPU with it"
+fi
+tar -ch build/Release/gpudf.node build/gpudf_native_tests "${SIM[@]}" dist "${MODULES[@]}" \
   | "${XZ[@]}" > "$CARRY/payload.tar.xz.tmp"
 mv "$CARRY/payload.tar.xz.tmp" "$CARRY/payload.tar.xz"
 
