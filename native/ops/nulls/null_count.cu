@@ -6,24 +6,26 @@ namespace {
 
 constexpr int kBlock = 256;
 
-// One thread per bitmap byte (grid-stride), a block reduction in shared memory, then one atomic
-// per block.
+// One thread per bitmap byte (grid-stride); each warp sums its lanes' counts with shuffles, the
+// warps' sums meet in shared memory and the first warp sums those; then one atomic per block.
 __global__ void count_valid_kernel(const uint8_t* bits, int64_t begin, int64_t end,
                                    int64_t first_byte, int64_t bytes,
                                    unsigned long long* out) {
-  __shared__ unsigned long long partial[kBlock];
+  __shared__ unsigned long long warp_sums[kBlock / 32];
   unsigned long long local = 0;
   for (int64_t b = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; b < bytes;
        b += int64_t(gridDim.x) * blockDim.x) {
     local += set_bits_in_byte(bits, first_byte + b, begin, end);
   }
-  partial[threadIdx.x] = local;
+  for (int o = 16; o > 0; o >>= 1) local += __shfl_down_sync(0xffffffffu, local, o);
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) warp_sums[warp] = local;
   __syncthreads();
-  for (int s = kBlock / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
-    __syncthreads();
+  if (warp == 0) {
+    local = lane < kBlock / 32 ? warp_sums[lane] : 0;
+    for (int o = 16; o > 0; o >>= 1) local += __shfl_down_sync(0xffffffffu, local, o);
+    if (lane == 0) atomicAdd(out, local);
   }
-  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
 }
 
 }  // namespace
