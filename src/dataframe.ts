@@ -11,8 +11,9 @@ import type { ColumnValues } from "./columns.js";
 import { dtypeOfId, type DType } from "./dtypes.js";
 import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
-import { writeCSV, type WriteCSVOptions } from "./io/csv.js";
-import { writeIPC, type WriteIPCOptions } from "./io/ipc.js";
+import { jsonValue, needsJsonValue } from "./json_values.js";
+import { writeCSV, writeCSVSync, type WriteCSVOptions } from "./io/csv.js";
+import { writeIPC, writeIPCSync, type WriteIPCOptions } from "./io/ipc.js";
 import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
@@ -481,6 +482,22 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   }
 
   /**
+   * The rows as JSON-safe records, so `JSON.stringify(df)` writes them: int64 and uint64 as
+   * numbers when they are safe integers and as decimal strings beyond ±(2^53 - 1), date32 as
+   * "YYYY-MM-DD", timestamps as ISO 8601 strings (UTC, milliseconds), NaN and ±inf as null.
+   *
+   * @example
+   * JSON.stringify(new DataFrame({ a: [1, 2], s: ["x", null] })); // '[{"a":1,"s":"x"},{"a":2,"s":null}]'
+   */
+  toJSON(): Record<string, unknown>[] {
+    const records = this.toRecords();
+    const convert = this.dtypes.map((d, i) => [this.#names[i] as string, d] as const).filter(([, d]) => needsJsonValue(d));
+    if (convert.length === 0) return records;
+    for (const r of records) for (const [name, d] of convert) r[name] = jsonValue(r[name], d);
+    return records;
+  }
+
+  /**
    * An apache-arrow Table built straight from the native buffers (no IPC round trip).
    *
    * @example
@@ -496,26 +513,54 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   }
 
   /**
-   * Writes CSV to `path`, or returns the CSV text when no path is given. Reads back exactly
-   * with readCSV(…, { dtypes: df.schema }).
+   * Writes CSV to `path`, or resolves with the CSV text when no path is given. Formatting and
+   * writing run natively, off the JS thread; a failed write leaves what was at the path. Reads
+   * back exactly with readCSV(…, { dtypes: df.schema }).
    *
    * @example
-   * df.writeCSV("out.csv");
-   * const text = df.writeCSV(undefined, { sep: ";" });
+   * await df.writeCSV("out.csv");
+   * const text = await df.writeCSV(undefined, { sep: ";" });
    */
-  writeCSV(path?: string, options: WriteCSVOptions = {}): string | undefined {
-    return writeCSV(this.columns, this.#live(), path, options);
+  writeCSV(path: string, options?: WriteCSVOptions): Promise<undefined>;
+  writeCSV(path?: undefined, options?: WriteCSVOptions): Promise<string>;
+  async writeCSV(path?: string, options?: WriteCSVOptions): Promise<string | undefined> {
+    return await writeCSV(this.columns, this.#live(), path, options);
   }
 
   /**
-   * Writes an Arrow IPC file ("file", the default) or stream.
+   * writeCSV's blocking form: writes `path`, or returns the text when no path is given.
+   *
+   * @example
+   * df.writeCSVSync("out.csv");
+   * const text = df.writeCSVSync(undefined, { header: false });
+   */
+  writeCSVSync(path: string, options?: WriteCSVOptions): undefined;
+  writeCSVSync(path?: undefined, options?: WriteCSVOptions): string;
+  writeCSVSync(path?: string, options?: WriteCSVOptions): string | undefined {
+    return writeCSVSync(this.columns, this.#live(), path, options);
+  }
+
+  /**
+   * Writes an Arrow IPC file ("file", the default) or stream, without blocking the event loop
+   * on the file; a failed write leaves what was at the path.
    *
    * @example
    * await df.writeIPC("trips.arrow");
    */
-  async writeIPC(path: string, options: WriteIPCOptions = {}): Promise<void> {
+  async writeIPC(path: string, options?: WriteIPCOptions): Promise<void> {
     this.#live();
     await writeIPC(this, path, options);
+  }
+
+  /**
+   * writeIPC's blocking form.
+   *
+   * @example
+   * df.writeIPCSync("trips.arrows", { format: "stream" });
+   */
+  writeIPCSync(path: string, options?: WriteIPCOptions): void {
+    this.#live();
+    writeIPCSync(this, path, options);
   }
 
   /**

@@ -5,6 +5,8 @@
  * a `fetch` callback that materialises only the rows that are displayed.
  */
 import type { DType } from "./dtypes.js";
+import { InvalidArgumentError } from "./errors.js";
+import { checkOptions } from "./suggest.js";
 
 /** Options for {@link formatFrame} and {@link formatSeries}. */
 export interface FormatOptions {
@@ -33,6 +35,81 @@ const ELLIPSIS = "…";
 const DEFAULT_MAX_ROWS = 10;
 const DEFAULT_MAX_COLUMNS = 8;
 const DEFAULT_MAX_CELL_WIDTH = 32;
+
+/** Display settings for printed frames and series (see {@link setDisplay}). */
+export interface DisplaySettings {
+  /**
+   * Digits after the decimal point for every float, fixed (Polars' `set_float_precision`), or
+   * null (the default): integral values as `1.0`, values whose shortest text is at most 9
+   * characters as that text, others with up to 6 decimals (trailing zeros dropped), and
+   * magnitudes above 999999 or below 0.000001 as `1.2346e7` (4 decimals, Polars' display).
+   */
+  floatPrecision: number | null;
+  /** Most rows shown (default 10); Infinity shows every row. */
+  maxRows: number;
+  /** Most columns shown (default 8); Infinity shows every column. */
+  maxColumns: number;
+  /** Most characters in one cell, names included (default 32); Infinity never cuts. */
+  maxStringLength: number;
+}
+
+const DEFAULTS: DisplaySettings = {
+  floatPrecision: null,
+  maxRows: DEFAULT_MAX_ROWS,
+  maxColumns: DEFAULT_MAX_COLUMNS,
+  maxStringLength: DEFAULT_MAX_CELL_WIDTH,
+};
+
+let settings: DisplaySettings = { ...DEFAULTS };
+
+function displayCount(name: string, value: unknown, min: number): number {
+  if (value === Infinity) return Infinity;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) {
+    throw new InvalidArgumentError(`setDisplay: ${name} must be an integer >= ${min} or Infinity, got ${String(value)}`);
+  }
+  return value;
+}
+
+/**
+ * Changes how frames and series print, for the whole process; a key set to null goes back to
+ * its default, a key left out keeps its current value. Returns the settings before the call,
+ * so `setDisplay(previous)` restores them.
+ *
+ * @example
+ * import { setDisplay } from "gpudf";
+ * const before = setDisplay({ floatPrecision: 2, maxRows: 20 });
+ * console.log(df);
+ * setDisplay(before);
+ */
+export function setDisplay(changes: { [K in keyof DisplaySettings]?: DisplaySettings[K] | null }): DisplaySettings {
+  checkOptions("setDisplay", changes, Object.keys(DEFAULTS));
+  const before = { ...settings };
+  const next = { ...settings };
+  const s = (changes ?? {}) as Record<string, unknown>;
+  const pick = (key: keyof DisplaySettings): unknown => (s[key] === null ? DEFAULTS[key] : s[key]);
+  if ("floatPrecision" in s && s["floatPrecision"] !== undefined) {
+    const v = pick("floatPrecision");
+    if (v !== null && (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 20)) {
+      throw new InvalidArgumentError(`setDisplay: floatPrecision must be an integer from 0 to 20 or null, got ${String(v)}`);
+    }
+    next.floatPrecision = v as number | null;
+  }
+  if (s["maxRows"] !== undefined) next.maxRows = displayCount("maxRows", pick("maxRows"), 0);
+  if (s["maxColumns"] !== undefined) next.maxColumns = displayCount("maxColumns", pick("maxColumns"), 0);
+  if (s["maxStringLength"] !== undefined) next.maxStringLength = displayCount("maxStringLength", pick("maxStringLength"), 1);
+  settings = next;
+  return before;
+}
+
+/**
+ * The current display settings.
+ *
+ * @example
+ * getDisplay().maxRows; // 10
+ */
+export function getDisplay(): DisplaySettings {
+  return { ...settings };
+}
 
 /** Reads a count option: undefined/NaN -> default; otherwise floored and at least `min`. */
 function countOption(value: number | undefined, fallback: number, min: number): number {
@@ -109,17 +186,59 @@ function float32Text(x: number): string {
   return String(x);
 }
 
-/** Float text with at least one decimal: 1 -> "1.0", 1e21 -> "1.0e+21", NaN, inf, -inf. */
+/** Scientific text with `digits` decimals (undefined: the shortest): 12345678, 4 -> "1.2346e7". */
+function scientific(x: number, digits: number | undefined): string {
+  const [mantissa, exponent] = x.toExponential(digits).split("e") as [string, string];
+  return `${mantissa}e${exponent.startsWith("+") ? exponent.slice(1) : exponent}`;
+}
+
+/** A JS number's text without an exponent: "1.5e-7" -> "0.00000015" (non-integers only). */
+function plainDecimal(text: string): string {
+  const e = text.indexOf("e");
+  if (e < 0) return text;
+  const sign = text.startsWith("-") ? "-" : "";
+  const digits = text.slice(sign.length, e).replace(".", "");
+  const exponent = Number(text.slice(e + 1));
+  return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
+}
+
+/** `text` (a decimal) without trailing zeros after the point, keeping one digit after it. */
+function trimZeros(text: string): string {
+  if (!text.includes(".")) return text;
+  const t = text.replace(/0+$/, "");
+  return t.endsWith(".") ? t + "0" : t;
+}
+
+const SCIENTIFIC_ABOVE = 999999;
+const SCIENTIFIC_BELOW = 0.000001;
+
+/**
+ * Float text as Polars displays it: 1 -> "1.0", 5707.339999999997 -> "5707.34",
+ * 1e21 -> "1.0000e21"; NaN, inf, -inf. With floatPrecision set, that many decimals (values
+ * whose fixed text would exceed 19 characters in scientific form).
+ */
 function formatFloat(x: number, dtype: DType): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
+  const precision = settings.floatPrecision;
+  if (precision !== null) {
+    const fixed = Math.abs(x) < 1e21 ? x.toFixed(precision) : "";
+    if (fixed === "" || fixed.length > 19) return scientific(x, precision);
+    return Object.is(x, -0) ? "-" + fixed : fixed;
+  }
   if (Object.is(x, -0)) return "-0.0";
-  const s = dtype === "float32" ? float32Text(x) : String(x);
-  const e = s.indexOf("e");
-  const mantissa = e < 0 ? s : s.slice(0, e);
-  if (mantissa.includes(".")) return s;
-  return e < 0 ? s + ".0" : mantissa + ".0" + s.slice(e);
+  const abs = Math.abs(x);
+  if (Number.isInteger(x)) {
+    if (abs < SCIENTIFIC_ABOVE) return x.toFixed(1);
+    // Integral: the shortest scientific form when the digits fit in 9 characters.
+    if (abs < 1e21 && String(x).length <= 9) return scientific(x, undefined);
+    return scientific(x, 4);
+  }
+  const plain = plainDecimal(dtype === "float32" ? float32Text(x) : String(x));
+  if (plain.length <= 9) return plain;
+  if (abs > SCIENTIFIC_ABOVE || abs < SCIENTIFIC_BELOW) return scientific(x, 4);
+  return trimZeros(x.toFixed(6));
 }
 
 /** Text of one value (before cutting to the cell width). */
@@ -190,9 +309,9 @@ function renderBox(
   fetch: (start: number, count: number) => unknown[][],
   options: FormatOptions | undefined,
 ): string {
-  const maxRows = countOption(options?.maxRows, DEFAULT_MAX_ROWS, 0);
-  const maxColumns = countOption(options?.maxColumns, DEFAULT_MAX_COLUMNS, 0);
-  const maxCellWidth = countOption(options?.maxCellWidth, DEFAULT_MAX_CELL_WIDTH, 1);
+  const maxRows = countOption(options?.maxRows, settings.maxRows, 0);
+  const maxColumns = countOption(options?.maxColumns, settings.maxColumns, 0);
+  const maxCellWidth = countOption(options?.maxCellWidth, settings.maxStringLength, 1);
 
   const width = names.length;
   if (width === 0) {

@@ -15,6 +15,7 @@ import { native, type ColumnHandle } from "./native/addon.js";
 import { reduceColumn, valueCountsFrame, type ReduceKind, type ReduceOptions, type ReduceValue } from "./ops/reduce.js";
 import type { DataFrame } from "./dataframe.js";
 import { argSortColumn, sortColumns, type SeriesSortOptions } from "./ops/sort.js";
+import { jsonValue, needsJsonValue } from "./json_values.js";
 import { makeVector } from "apache-arrow";
 
 /** Wraps an existing native handle (internal; not exported from the package). */
@@ -114,6 +115,18 @@ export class Series {
   toArray(): unknown[] {
     const h = this.#live();
     return native.toValues(h, 0, h.length);
+  }
+
+  /**
+   * The values JSON-safe, so `JSON.stringify(series)` writes them (the rules of DataFrame.toJSON).
+   *
+   * @example
+   * JSON.stringify(new Series("n", [1n, null])); // "[1,null]"
+   */
+  toJSON(): unknown[] {
+    const values = this.toArray();
+    const dtype = this.dtype;
+    return needsJsonValue(dtype) ? values.map((v) => jsonValue(v, dtype)) : values;
   }
 
   /** The same data under another name. */

@@ -225,24 +225,51 @@ describe("readCSV: off the JS thread", () => {
 });
 
 describe("writeCSV", () => {
-  it("returns the text when no path is given; quoting where needed; nulls vs empty strings", () => {
+  it("resolves with the text when no path is given; quoting where needed; nulls vs empty strings", async () => {
     const df = new DataFrame({ s: ["x", "", null, 'q"', "a,b", "l\nm"], n: [1, 2, 3, 4, 5, 6] });
-    expect(df.writeCSV()).toBe('s,n\nx,1\n"",2\n,3\n"q""",4\n"a,b",5\n"l\nm",6\n');
+    const text = 's,n\nx,1\n"",2\n,3\n"q""",4\n"a,b",5\n"l\nm",6\n';
+    const pending = df.writeCSV();
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toBe(text);
+    expect(df.writeCSVSync()).toBe(text);
   });
 
-  it("options: sep, header, quoteStyle, nullValue", () => {
+  it("options: sep, header, quoteStyle, nullValue", async () => {
     const df = new DataFrame({ s: ["x", null], n: [1.5, null] });
-    expect(df.writeCSV(undefined, { sep: ";", header: false, nullValue: "NA" })).toBe("x;1.5\nNA;NA\n");
-    expect(df.writeCSV(undefined, { quoteStyle: "always" })).toBe('"s","n"\n"x",1.5\n,\n');
+    expect(await df.writeCSV(undefined, { sep: ";", header: false, nullValue: "NA" })).toBe("x;1.5\nNA;NA\n");
+    expect(await df.writeCSV(undefined, { quoteStyle: "always" })).toBe('"s","n"\n"x",1.5\n,\n');
+    expect(df.writeCSVSync(undefined, { quoteStyle: "always" })).toBe('"s","n"\n"x",1.5\n,\n');
     // @ts-expect-error: checking the runtime validation
-    expect(() => df.writeCSV(undefined, { quoteStyle: "sometimes" })).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    await expect(df.writeCSV(undefined, { quoteStyle: "sometimes" })).rejects.toMatchObject({ code: "ERR_INVALID_ARGUMENT" });
+    // @ts-expect-error: an unknown option
+    await expect(df.writeCSV(undefined, { seperator: ";" })).rejects.toMatchObject({ code: "ERR_INVALID_ARGUMENT" });
+    // @ts-expect-error: an unknown option
+    expect(() => df.writeCSVSync("x.csv", { headers: false })).toThrow(/unknown option "headers" \(did you mean "header"\?\)/);
   });
 
-  it("round trip through readCSV is exact for every dtype, nulls included (given the schema)", () => {
+  it("writes off the JS thread: timers run while a large frame is written", async () => {
+    const n = 600_000;
+    const df = new DataFrame({ x: Float64Array.from({ length: n }, (_, i) => Math.sin(i) * 1e6), s: Array.from({ length: n }, (_, i) => `row ${i}`) });
+    const path = join(dir, "big.csv");
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const started = performance.now();
+    await df.writeCSV(path);
+    const elapsed = performance.now() - started;
+    clearInterval(timer);
+    // A blocked event loop runs no timer until the write returns; one that is free runs them
+    // throughout (at least one per 20 ms of writing, however loaded the machine).
+    expect(ticks).toBeGreaterThan(Math.floor(elapsed / 20));
+    const back = readCSVSync(path);
+    expect(back.height).toBe(n);
+    expect(back.tail(1).toRecords()).toEqual([{ x: Math.sin(n - 1) * 1e6, s: `row ${n - 1}` }]);
+  });
+
+  it("round trip through readCSV is exact for every dtype, nulls included (given the schema)", async () => {
     for (const nulls of ["none", "some", "all"] as const) {
       const df = fromArrow(makeArrowTable(65, nulls)).slice(3, 60);
       const path = join(dir, `rt-${nulls}.csv`);
-      df.writeCSV(path);
+      await df.writeCSV(path);
       const back = readCSVSync(path, { dtypes: df.schema });
       expect(back.dtypes).toEqual(df.dtypes);
       const a = back.toArrow();
@@ -251,9 +278,21 @@ describe("writeCSV", () => {
     }
   });
 
-  it("an unwritable path is ERR_IO", () => {
+  it("an unwritable path is ERR_IO and leaves a file it could not replace as it was", async () => {
     const df = new DataFrame({ a: [1] });
-    expect(() => df.writeCSV(join(dir, "no-such-dir", "x.csv"))).toThrow(expect.objectContaining({ code: "ERR_IO" }));
+    await expect(df.writeCSV(join(dir, "no-such-dir", "x.csv"))).rejects.toMatchObject({ code: "ERR_IO" });
+    expect(() => df.writeCSVSync(join(dir, "no-such-dir", "x.csv"))).toThrow(expect.objectContaining({ code: "ERR_IO" }));
+  });
+});
+
+describe("readCSV options", () => {
+  it("rejects unknown option keys, naming the nearest", async () => {
+    const csv = Buffer.from("a;b\n1;2\n");
+    // @ts-expect-error: a misspelt option
+    await expect(readCSV(csv, { seperator: ";" })).rejects.toMatchObject({ code: "ERR_INVALID_ARGUMENT" });
+    // @ts-expect-error: a misspelt option
+    expect(() => readCSVSync(csv, { hasheader: false })).toThrow(/readCSVSync: unknown option "hasheader" \(did you mean "hasHeader"\?\)/);
+    expect(readCSVSync(csv, { sep: ";" }).toRecords()).toEqual([{ a: 1n, b: 2n }]);
   });
 });
 

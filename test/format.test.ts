@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { formatFrame, formatSeries } from "../src/format.js";
+import { formatFrame, formatSeries, getDisplay, setDisplay } from "../src/format.js";
 import type { DType } from "../src/dtypes.js";
 
 /** A fetch over column-major JS arrays that records every call. */
@@ -216,7 +216,7 @@ describe("formatFrame", () => {
         "│ ---    ┆ ---    │",
         "│ float… ┆ utf8   │",
         "╞════════╪════════╡",
-        "│ 12345… ┆ \"abcd… │",
+        "│ 1.234… ┆ \"abcd… │",
         "└────────┴────────┘",
       ),
     );
@@ -275,7 +275,7 @@ describe("formatFrame", () => {
     expect(calls).toEqual([]);
   });
 
-  it("prints floats with a decimal, NaN, inf and -inf", () => {
+  it("prints floats as Polars displays them, NaN, inf and -inf", () => {
     const out = frame(
       ["f64", "f32"],
       ["float64", "float32"],
@@ -287,24 +287,84 @@ describe("formatFrame", () => {
     expect(out).toBe(
       lines(
         "shape: (8, 2)",
-        "┌─────────┬─────────────────────────┐",
-        "│ f64     ┆ f32                     │",
-        "│ ---     ┆ ---                     │",
-        "│ float64 ┆ float32                 │",
-        "╞═════════╪═════════════════════════╡",
-        "│ 1.0     ┆ 0.1                     │",
-        "│ -0.0    ┆ 3.0                     │",
-        "│ NaN     ┆ NaN                     │",
-        "│ inf     ┆ inf                     │",
-        "│ -inf    ┆ -inf                    │",
-        "│ 1.0e+21 ┆ 100000000000000000000.0 │",
-        "│ 1.5e-7  ┆ 16777216.0              │",
-        "│ 0.1     ┆ null                    │",
-        "└─────────┴─────────────────────────┘",
+        "┌───────────┬─────────────┐",
+        "│ f64       ┆ f32         │",
+        "│ ---       ┆ ---         │",
+        "│ float64   ┆ float32     │",
+        "╞═══════════╪═════════════╡",
+        "│ 1.0       ┆ 0.1         │",
+        "│ -0.0      ┆ 3.0         │",
+        "│ NaN       ┆ NaN         │",
+        "│ inf       ┆ inf         │",
+        "│ -inf      ┆ -inf        │",
+        "│ 1.0000e21 ┆ 1.0000e20   │",
+        "│ 1.5000e-7 ┆ 1.6777216e7 │",
+        "│ 0.1       ┆ null        │",
+        "└───────────┴─────────────┘",
       ),
     );
   });
 
+  it("float digits: up to 6 decimals when the shortest text is long, scientific beyond 999999", () => {
+    const values = [5707.339999999997, 1 / 3, 0.1 + 0.2, 123456.789, 1234567.891, -2.5, 1234567.5, 1e-7, 2e6, -0.000123456789];
+    const texts = values.map((v) => {
+      const box = formatSeries("x", "float64", 1, () => [v]).split("\n");
+      return (box[6] as string).slice(2).replace(/ +│$/, "");
+    });
+    expect(texts).toEqual(["5707.34", "0.333333", "0.3", "123456.789", "1.2346e6", "-2.5", "1234567.5", "0.0000001", "2e6", "-0.000123"]);
+  });
+});
+
+describe("setDisplay", () => {
+  const cell = (v: number, dtype: DType = "float64"): string => {
+    const box = formatSeries("x", dtype, 1, () => [v]).split("\n");
+    return (box[6] as string).slice(2).replace(/ +│$/, "");
+  };
+
+  it("floatPrecision fixes the decimals; null goes back to the default; returns the settings before", () => {
+    const before = setDisplay({ floatPrecision: 2 });
+    try {
+      expect(before).toEqual({ floatPrecision: null, maxRows: 10, maxColumns: 8, maxStringLength: 32 });
+      expect([cell(5707.339999999997), cell(1), cell(-0.004), cell(1e30)]).toEqual(["5707.34", "1.00", "-0.00", "1.00e30"]);
+      expect(getDisplay().floatPrecision).toBe(2);
+      setDisplay({ floatPrecision: null });
+      expect(cell(1)).toBe("1.0");
+    } finally {
+      setDisplay(before);
+    }
+  });
+
+  it("maxRows, maxColumns and maxStringLength change the defaults of every print", () => {
+    const before = setDisplay({ maxRows: 2, maxColumns: 1, maxStringLength: 4 });
+    try {
+      const out = frame(["abcdef", "b"], ["utf8", "int32"], [["xyzzy", "a", "b"], [1, 2, 3]]);
+      expect(out).toBe(
+        lines(
+          "shape: (3, 2)",
+          "┌──────┬───┐",
+          "│ abc… ┆ … │",
+          "│ ---  ┆   │",
+          "│ utf8 ┆   │",
+          "╞══════╪═══╡",
+          '│ "xy… ┆ … │',
+          "│ …    ┆ … │",
+          '│ "b"  ┆ … │',
+          "└──────┴───┘",
+        ),
+      );
+    } finally {
+      setDisplay(before);
+    }
+    expect(getDisplay()).toEqual({ floatPrecision: null, maxRows: 10, maxColumns: 8, maxStringLength: 32 });
+  });
+
+  it("rejects unknown keys and bad values with ERR_INVALID_ARGUMENT", () => {
+    // @ts-expect-error: a misspelt key
+    expect(() => setDisplay({ maxRow: 3 })).toThrow(/unknown option "maxRow" \(did you mean "maxRows"\?\)/);
+    expect(() => setDisplay({ floatPrecision: -1 })).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    expect(() => setDisplay({ maxRows: 1.5 })).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    expect(getDisplay()).toEqual({ floatPrecision: null, maxRows: 10, maxColumns: 8, maxStringLength: 32 });
+  });
   it("prints bigints as digits, int64 and uint64 extremes included", () => {
     const out = frame(
       ["i64", "u64"],

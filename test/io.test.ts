@@ -2,7 +2,7 @@
  * Arrow IPC and Parquet: exact round trips for every dtype with nulls, interop with DuckDB's
  * Parquet reader and writer, typed errors for unreadable input.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -34,6 +34,22 @@ describe("Arrow IPC", () => {
       }
     }
   }
+
+  it("writeIPCSync writes the same bytes as writeIPC; both reject unknown options", async () => {
+    const df = fromArrow(makeArrowTable(65, "some"));
+    for (const format of ["file", "stream"] as const) {
+      const a = tmp("arrow");
+      const b = tmp("arrow");
+      await df.writeIPC(a, { format });
+      df.writeIPCSync(b, { format });
+      expect(readFileSync(b).equals(readFileSync(a))).toBe(true);
+      expectSameFrame(readIPCSync(b), df);
+    }
+    // @ts-expect-error: a misspelt option
+    await expect(df.writeIPC(tmp("arrow"), { fromat: "stream" })).rejects.toThrow(/writeIPC: unknown option "fromat" \(did you mean "format"\?\)/);
+    // @ts-expect-error: a misspelt option
+    expect(() => df.writeIPCSync(tmp("arrow"), { fromat: "stream" })).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+  });
 
   it("a sliced frame writes only its rows", async () => {
     const df = fromArrow(makeArrowTable(100, "some"));

@@ -62,6 +62,7 @@ const df = new DataFrame({ x: Float64Array.from({ length: 50_000 }, (_, i) => Ma
 const out: Record<string, unknown> = {};
 const writers: [string, (p: string) => unknown][] = [
   ["csv", (p) => df.writeCSV(p)], ["parquet", (p) => df.writeParquet(p)], ["ipc", (p) => df.writeIPC(p)],
+  ["csvSync", (p) => df.writeCSVSync(p)], ["ipcSync", (p) => df.writeIPCSync(p)],
 ];
 for (const [name, write] of writers) {
   const p = join(dir, name + ".out");
@@ -87,7 +88,7 @@ process.stdout.write("@@JSON@@" + JSON.stringify(out) + "\\n");
       const line = r.stdout.split("\n").find((l) => l.startsWith("@@JSON@@"));
       expect(line, info).toBeDefined();
       const failed = { code: "ERR_IO", io: true, content: "precious" };
-      expect(JSON.parse(line!.slice(8))).toEqual({ csv: failed, parquet: failed, ipc: failed, leftovers: [] });
+      expect(JSON.parse(line!.slice(8))).toEqual({ csv: failed, parquet: failed, ipc: failed, csvSync: failed, ipcSync: failed, leftovers: [] });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -96,7 +97,9 @@ process.stdout.write("@@JSON@@" + JSON.stringify(out) + "\\n");
   it.skipIf(!isCharDevice("/dev/full"))("a device that fails every write (/dev/full) is not removed", async () => {
     const df = new DataFrame({ x: Float64Array.from({ length: 10_000 }, (_, i) => i) });
     await expect(df.writeParquet("/dev/full")).rejects.toMatchObject({ code: "ERR_IO" });
-    expect(() => df.writeCSV("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
+    await expect(df.writeCSV("/dev/full")).rejects.toMatchObject({ code: "ERR_IO" });
+    expect(() => df.writeCSVSync("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
+    expect(() => df.writeIPCSync("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
     await expect(df.writeIPC("/dev/full")).rejects.toMatchObject({ code: "ERR_IO" });
     expect(isCharDevice("/dev/full")).toBe(true);
   });
@@ -108,7 +111,7 @@ process.stdout.write("@@JSON@@" + JSON.stringify(out) + "\\n");
       const link = join(dir, "link.csv");
       writeFileSync(real, "old");
       symlinkSync(real, link);
-      new DataFrame({ a: [1, 2] }).writeCSV(link);
+      await new DataFrame({ a: [1, 2] }).writeCSV(link);
       expect(lstatSync(link).isSymbolicLink()).toBe(true);
       expect(readFileSync(real, "utf8")).toBe("a\n1\n2\n");
       await new DataFrame({ b: ["x"] }).writeParquet(link);

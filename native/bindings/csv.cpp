@@ -1,4 +1,5 @@
-// readCSV (a Promise; parsing runs on a worker thread, the event loop stays free) and readCSVSync.
+// readCSV (a Promise; parsing runs on a worker thread, the event loop stays free) and readCSVSync;
+// writeCSV (a Promise; formatting and writing run on a worker thread) and writeCSVSync.
 // Options arrive fully resolved from src/io/csv.ts.
 #include <atomic>
 #include <memory>
@@ -256,36 +257,100 @@ csv::QuoteStyle quote_style(const std::string& s) {
   GPUDF_FAIL(InvalidArgument, "quoteStyle must be necessary, always, non_numeric or never, got '" + s + "'");
 }
 
-// writeCSV(names, columns, options, path | null) -> string (no path) or undefined
-Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  return guarded(env, [&]() -> Napi::Value {
+/// A writeCSV call's arguments, read on the JS thread: the columns are held by shared pointers.
+struct CsvWriteJob {
+  std::vector<std::string> names;
+  std::vector<ColumnPtr> columns;
+  csv::CsvWriteOptions options;
+  std::optional<std::string> path;  // none: the text is returned
+
+  explicit CsvWriteJob(const Napi::CallbackInfo& info) {
     GPUDF_EXPECTS(info[0].IsArray() && info[1].IsArray() && info[2].IsObject(), InvalidArgument,
                   "writeCSV(names, columns, options, path)");
     Napi::Array names_js = info[0].As<Napi::Array>();
     Napi::Array cols_js = info[1].As<Napi::Array>();
-    std::vector<std::string> names;
-    std::vector<ColumnPtr> columns;
     for (uint32_t i = 0; i < names_js.Length(); ++i) names.push_back(names_js.Get(i).ToString().Utf8Value());
     for (uint32_t i = 0; i < cols_js.Length(); ++i) columns.push_back(ColumnHandle::From(cols_js.Get(i)));
     Napi::Object o = info[2].As<Napi::Object>();
-    csv::CsvWriteOptions opt;
-    opt.sep = single_char(o, "sep", false);
-    opt.quote = single_char(o, "quoteChar", false);
-    opt.header = o.Get("header").ToBoolean();
-    opt.quote_style = quote_style(o.Get("quoteStyle").ToString().Utf8Value());
-    opt.null_value = o.Get("nullValue").ToString().Utf8Value();
-    if (!info[3].IsString()) {
-      std::string text;
-      csv::write_csv(names, columns, opt, [&](const std::string& chunk) { text += chunk; });
-      return Napi::String::New(env, text);
+    options.sep = single_char(o, "sep", false);
+    options.quote = single_char(o, "quoteChar", false);
+    options.header = o.Get("header").ToBoolean();
+    options.quote_style = quote_style(o.Get("quoteStyle").ToString().Utf8Value());
+    options.null_value = o.Get("nullValue").ToString().Utf8Value();
+    if (info[3].IsString()) path = info[3].As<Napi::String>().Utf8Value();
+  }
+
+  /// Formats (and writes) the table; no JS access, so it runs on a worker thread too. Returns
+  /// the text when there is no path. A failed write leaves the path as it was (io::FileSink).
+  std::string run() const {
+    std::string text;
+    if (!path) {
+      csv::write_csv(names, columns, options, [&](const std::string& chunk) { text += chunk; });
+      return text;
     }
-    std::string path = info[3].As<Napi::String>().Utf8Value();
-    // A failed write leaves the path as it was (io::FileSink).
-    io::FileSink sink(path);
-    csv::write_csv(names, columns, opt, [&](const std::string& chunk) { sink.write(chunk.data(), chunk.size()); });
+    io::FileSink sink(*path);
+    csv::write_csv(names, columns, options, [&](const std::string& chunk) { sink.write(chunk.data(), chunk.size()); });
     sink.commit();
-    return env.Undefined();
+    return text;
+  }
+};
+
+/// writeCSV's worker: formatting and writing run off the JS thread.
+class CsvWriteWorker : public Napi::AsyncWorker {
+ public:
+  CsvWriteWorker(Napi::Env env, const Napi::CallbackInfo& info)
+      : Napi::AsyncWorker(env, "gpudf.writeCSV"), deferred_(Napi::Promise::Deferred::New(env)), job_(info) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+  void Execute() override {
+    // Nothing may escape a worker thread: a failure is kept and reported in OnOK.
+    try {
+      text_ = job_.run();
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    job_.columns.clear();
+  }
+
+  void OnOK() override {
+    Napi::HandleScope scope(Env());
+    if (error_) {
+      deferred_.Reject(error_from(Env(), error_));
+      return;
+    }
+    try {
+      deferred_.Resolve(job_.path ? Env().Undefined() : Napi::String::New(Env(), text_));
+    } catch (...) {
+      deferred_.Reject(error_from_current(Env()));
+    }
+  }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  CsvWriteJob job_;
+  std::string text_;
+  std::exception_ptr error_;
+};
+
+// writeCSV(names, columns, options, path | null) -> Promise<string (no path) | undefined>
+Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    auto* worker = new CsvWriteWorker(env, info);
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
+  });
+}
+
+// writeCSVSync(names, columns, options, path | null) -> string (no path) or undefined
+Napi::Value WriteCSVSync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    CsvWriteJob job(info);
+    std::string text = job.run();
+    if (job.path) return env.Undefined();
+    return Napi::String::New(env, text);
   });
 }
 
@@ -295,6 +360,7 @@ csv::CsvOptions csv_options_of(const Napi::Value& value) { return parse_options(
 
 void init_csv(Napi::Env env, Napi::Object exports) {
   exports.Set("writeCSV", Napi::Function::New(env, WriteCSV, "writeCSV"));
+  exports.Set("writeCSVSync", Napi::Function::New(env, WriteCSVSync, "writeCSVSync"));
   exports.Set("readCSV", Napi::Function::New(env, ReadCSV, "readCSV"));
   exports.Set("readCSVSync", Napi::Function::New(env, ReadCSVSync, "readCSVSync"));
 }

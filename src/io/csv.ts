@@ -7,7 +7,8 @@ import { ensureDevice } from "../device.js";
 import type { DataFrame } from "../dataframe.js";
 import { frameFromColumns } from "../dataframe.js";
 import { InvalidArgumentError } from "../errors.js";
-import { native, type ColumnHandle, type NativeCsvOptions } from "../native/addon.js";
+import { native, type ColumnHandle, type NativeCsvOptions, type NativeCsvWriteOptions } from "../native/addon.js";
+import { checkOptions } from "../suggest.js";
 
 /** Options of readCSV / readCSVSync. */
 export interface ReadCSVOptions {
@@ -61,8 +62,14 @@ function stringList(value: string | readonly string[] | undefined, name: string,
   return [...list];
 }
 
-/** Every option resolved to the native form. */
-export function resolveCsvOptions(options: ReadCSVOptions = {}): NativeCsvOptions {
+const READ_OPTIONS = [
+  "hasHeader", "sep", "quoteChar", "commentPrefix", "skipRows", "nRows", "columns", "dtypes", "nullValues",
+  "trueValues", "falseValues", "tryParseDates", "inferSchemaLength", "truncateRaggedLines", "encoding", "onProgress",
+] as const;
+
+/** Every option resolved to the native form (`fn` names the caller in errors). */
+export function resolveCsvOptions(options: ReadCSVOptions = {}, fn = "readCSV"): NativeCsvOptions {
+  checkOptions(fn, options, READ_OPTIONS);
   if (options.encoding !== undefined && options.encoding !== "utf8") {
     throw new InvalidArgumentError(`encoding must be "utf8", got ${JSON.stringify(options.encoding)}`);
   }
@@ -131,7 +138,7 @@ export async function readCSV(source: string | Uint8Array, options: ReadCSVOptio
  * const df = readCSVSync(Buffer.from("a,b\n1,x\n"));
  */
 export function readCSVSync(source: string | Uint8Array, options: ReadCSVOptions = {}): DataFrame {
-  const resolved = resolveCsvOptions(options);
+  const resolved = resolveCsvOptions(options, "readCSVSync");
   ensureDevice();
   const out = native.readCSVSync(checkSource(source), resolved);
   return frameFromColumns(out.names, out.columns);
@@ -154,21 +161,44 @@ export interface WriteCSVOptions {
   nullValue?: string;
 }
 
-/** Writes CSV to `path`, or returns the text when no path is given (used by DataFrame.writeCSV). */
+const WRITE_OPTIONS = ["sep", "quoteChar", "header", "quoteStyle", "nullValue"] as const;
+
+function resolveWriteOptions(fn: string, path: unknown, options: WriteCSVOptions | undefined): NativeCsvWriteOptions {
+  if (path !== undefined && typeof path !== "string") throw new InvalidArgumentError(`${fn}: path must be a string`);
+  checkOptions(fn, options, WRITE_OPTIONS);
+  const o = options ?? {};
+  const resolved = {
+    sep: o.sep ?? ",",
+    quoteChar: o.quoteChar ?? '"',
+    header: o.header ?? true,
+    quoteStyle: o.quoteStyle ?? "necessary",
+    nullValue: o.nullValue ?? "",
+  };
+  if (typeof resolved.nullValue !== "string") throw new InvalidArgumentError(`${fn}: nullValue must be a string`);
+  return resolved;
+}
+
+/**
+ * Writes CSV to `path` off the JS thread, or resolves with the text when no path is given
+ * (used by DataFrame.writeCSV). A failed write leaves what was at the path.
+ */
 export function writeCSV(
   names: string[],
   columns: ColumnHandle[],
   path: string | undefined,
-  options: WriteCSVOptions = {},
-): string | undefined {
-  if (path !== undefined && typeof path !== "string") throw new InvalidArgumentError("path must be a string");
-  const resolved = {
-    sep: options.sep ?? ",",
-    quoteChar: options.quoteChar ?? '"',
-    header: options.header ?? true,
-    quoteStyle: options.quoteStyle ?? "necessary",
-    nullValue: options.nullValue ?? "",
-  };
-  if (typeof resolved.nullValue !== "string") throw new InvalidArgumentError("nullValue must be a string");
+  options?: WriteCSVOptions,
+): Promise<string | undefined> {
+  const resolved = resolveWriteOptions("writeCSV", path, options);
   return native.writeCSV(names, columns, resolved, path ?? null);
+}
+
+/** writeCSV's blocking form (used by DataFrame.writeCSVSync). */
+export function writeCSVSync(
+  names: string[],
+  columns: ColumnHandle[],
+  path: string | undefined,
+  options?: WriteCSVOptions,
+): string | undefined {
+  const resolved = resolveWriteOptions("writeCSVSync", path, options);
+  return native.writeCSVSync(names, columns, resolved, path ?? null);
 }

@@ -7,7 +7,8 @@ import { tableFromIPC, tableToIPC } from "apache-arrow";
 import type { DataFrame } from "../dataframe.js";
 import { fromArrow } from "../dataframe.js";
 import { InvalidArgumentError } from "../errors.js";
-import { decodeOrThrow, readBytes, readBytesSync, writeBytes } from "./files.js";
+import { checkOptions } from "../suggest.js";
+import { decodeOrThrow, readBytes, readBytesSync, writeBytes, writeBytesSync } from "./files.js";
 
 /** Options of DataFrame.writeIPC. */
 export interface WriteIPCOptions {
@@ -42,7 +43,8 @@ export function readIPCSync(path: string): DataFrame {
 }
 
 /** Encodes a frame as Arrow IPC bytes. */
-export function toIPCBytes(df: DataFrame, options: WriteIPCOptions = {}): Uint8Array {
+export function toIPCBytes(df: DataFrame, options: WriteIPCOptions = {}, fn = "writeIPC"): Uint8Array {
+  checkOptions(fn, options, ["format"]);
   const format = options.format ?? "file";
   if (format !== "file" && format !== "stream") {
     throw new InvalidArgumentError(`format must be "file" or "stream", got ${JSON.stringify(format)}`);
@@ -50,7 +52,16 @@ export function toIPCBytes(df: DataFrame, options: WriteIPCOptions = {}): Uint8A
   return tableToIPC(df.toArrow(), format);
 }
 
-/** Writes a frame to an Arrow IPC file (used by DataFrame.writeIPC). */
-export async function writeIPC(df: DataFrame, path: string, options: WriteIPCOptions = {}): Promise<void> {
-  await writeBytes(path, toIPCBytes(df, options));
+/**
+ * Writes a frame to an Arrow IPC file (used by DataFrame.writeIPC): the table is encoded over
+ * the native buffers (no copy of the values: the IPC body is their bytes), and the file is
+ * written without blocking the event loop. A failed write leaves what was at the path.
+ */
+export async function writeIPC(df: DataFrame, path: string, options?: WriteIPCOptions): Promise<void> {
+  await writeBytes(path, toIPCBytes(df, options, "writeIPC"));
+}
+
+/** writeIPC's blocking form (used by DataFrame.writeIPCSync). */
+export function writeIPCSync(df: DataFrame, path: string, options?: WriteIPCOptions): void {
+  writeBytesSync(path, toIPCBytes(df, options, "writeIPCSync"));
 }

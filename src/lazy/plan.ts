@@ -7,13 +7,14 @@
  */
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
-import { ColumnNotFoundError, DtypeError, InvalidArgumentError } from "../errors.js";
+import { DtypeError, InvalidArgumentError } from "../errors.js";
 import { readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { columnsOf } from "../expr_tree.js";
 import { native, type NativeCsvOptions } from "../native/addon.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { planAggregations } from "../ops/groupby.js";
 import { joinLayout, type JoinLayout } from "../ops/join.js";
+import { columnNotFound } from "../suggest.js";
 
 /** Column names and dtypes, in order. */
 export interface Schema {
@@ -195,7 +196,7 @@ export function withInputs(plan: LogicalPlan, inputs: readonly LogicalPlan[]): L
 export function checkColumns(node: ExprNode, schema: Schema): void {
   for (const name of columnsOf(node)) {
     if (!schema.names.includes(name)) {
-      throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${schema.names.join(", ")}`);
+      throw columnNotFound(name, schema.names);
     }
   }
 }
@@ -208,7 +209,7 @@ export function typeOf(node: ExprNode, schema: Schema): DType {
 
 export function dtypeOfColumn(schema: Schema, name: string): DType {
   const i = schema.names.indexOf(name);
-  if (i < 0) throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${schema.names.join(", ")}`);
+  if (i < 0) throw columnNotFound(name, schema.names);
   return schema.dtypes[i] as DType;
 }
 

@@ -74,6 +74,15 @@ export interface NativeCsvOptions {
   dtypesByIndex: [number, number][];
 }
 
+/** CSV writer options, fully resolved (see src/io/csv.ts). */
+export interface NativeCsvWriteOptions {
+  sep: string;
+  quoteChar: string;
+  header: boolean;
+  quoteStyle: string;
+  nullValue: string;
+}
+
 export interface NativeAddon {
   registerErrors(classes: Record<string, new (message: string) => Error>): void;
   selectDevice(mode: string): NativeDeviceInfo;
@@ -90,12 +99,9 @@ export interface NativeAddon {
     onProgress?: (done: number, total: number) => void,
   ): Promise<{ names: string[]; columns: ColumnHandle[] }>;
   readCSVSync(source: string | Uint8Array, options: NativeCsvOptions): { names: string[]; columns: ColumnHandle[] };
-  writeCSV(
-    names: string[],
-    columns: ColumnHandle[],
-    options: { sep: string; quoteChar: string; header: boolean; quoteStyle: string; nullValue: string },
-    path: string | null,
-  ): string | undefined;
+  /** Resolves with the text (no path) or once the file is written; runs off the JS thread. */
+  writeCSV(names: string[], columns: ColumnHandle[], options: NativeCsvWriteOptions, path: string | null): Promise<string | undefined>;
+  writeCSVSync(names: string[], columns: ColumnHandle[], options: NativeCsvWriteOptions, path: string | null): string | undefined;
   /** Resolves once the file is written (encoding runs off the JS thread). */
   writeParquet(
     names: string[],

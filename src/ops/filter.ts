@@ -3,11 +3,12 @@
  * column stream-compacted natively; fillNull is a per-column fillNull expression.
  */
 import { dtypeOfId, valueKindOf, type DType, type ValueKind } from "../dtypes.js";
-import { ColumnNotFoundError, DtypeError, InvalidArgumentError } from "../errors.js";
+import { DtypeError, InvalidArgumentError } from "../errors.js";
 import { col, Expr, lit, type LiteralValue } from "../expr.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
+import { columnNotFound } from "../suggest.js";
 
 /** Columns per dropNulls pass (each pass is one expression; programs are capped natively). */
 const DROP_NULLS_GROUP = 64;
@@ -67,7 +68,7 @@ export function fillNullTargets(names: readonly string[], dtypes: readonly DType
     for (const [name, v] of Object.entries(value)) {
       if (kindOfValue(v) === undefined && v !== null) throw new InvalidArgumentError(`fillNull: unsupported value for "${name}"`);
       const i = names.indexOf(name);
-      if (i < 0) throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${names.join(", ")}`);
+      if (i < 0) throw columnNotFound(name, names);
       targets.set(i, v);
     }
   } else {

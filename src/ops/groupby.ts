@@ -4,6 +4,8 @@
  * the rest of each expression runs as one native program over the per-group columns. Nothing
  * here touches rows. Rules: docs/semantics.md, "GroupBy".
  */
+import { inspect } from "node:util";
+
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
@@ -16,6 +18,7 @@ import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameRes
 import { columnIndex, evaluate } from "./select.js";
 import { checkTopK, topKRows, type TopKBy } from "./top_k.js";
 import type { GroupVerbs } from "./verbs.js";
+import { checkOptions } from "../suggest.js";
 
 /** A grouping key: a column name or an expression (named by its output name). */
 export type GroupKey = string | Expr;
@@ -54,11 +57,7 @@ export function groupByArgs(args: readonly unknown[]): { keys: GroupKey[]; optio
     }
   }
   const o = (hasOptions && last !== undefined ? last : {}) as Record<string, unknown>;
-  for (const name of Object.keys(o)) {
-    if (!(OPTION_NAMES as readonly string[]).includes(name)) {
-      throw new InvalidArgumentError(`groupBy: unknown option "${name}" (options are ${OPTION_NAMES.join(", ")})`);
-    }
-  }
+  checkOptions("groupBy", o, OPTION_NAMES);
   const flag = (name: (typeof OPTION_NAMES)[number]): boolean => {
     const v = o[name] ?? false;
     if (typeof v !== "boolean") throw new InvalidArgumentError(`groupBy \`${name}\` must be a boolean, got ${String(v)}`);
@@ -164,6 +163,30 @@ export class GroupBy implements GroupVerbs<DataFrame> {
     this.#wrap = wrap;
     this.#keys = keys;
     this.#options = options;
+  }
+
+  /**
+   * What the grouping is, as code: the keys, the options set, and the frame's shape.
+   *
+   * @example
+   * String(df.groupBy("city", { sort: true })); // 'GroupBy(["city"], { sort: true }) over (3, 2): city, fare'
+   */
+  toString(): string {
+    const keys = this.#keys.map((k) => (typeof k === "string" ? JSON.stringify(k) : k.toString()));
+    const set = OPTION_NAMES.filter((n) => this.#options[n]).map((n) => `${n}: true`);
+    let over: string;
+    try {
+      const f = this.#frame();
+      const shown = f.names.slice(0, 8).join(", ") + (f.names.length > 8 ? ", …" : "");
+      over = `over (${f.height}, ${f.names.length}): ${shown}`;
+    } catch {
+      over = "over a disposed frame";
+    }
+    return `GroupBy([${keys.join(", ")}]${set.length ? `, { ${set.join(", ")} }` : ""}) ${over}`;
+  }
+
+  [inspect.custom](): string {
+    return this.toString();
   }
 
   /** Key names, in order (column names, or the expressions' output names). */

@@ -8,6 +8,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex } from "./select.js";
+import { checkOptions } from "../suggest.js";
 
 /** The kinds of join (Polars' names). */
 export type JoinHow = "inner" | "left" | "right" | "full" | "semi" | "anti" | "cross";
@@ -79,6 +80,7 @@ export interface Resolved {
 
 function resolve(opts: unknown): Resolved {
   if (opts !== undefined && (opts === null || typeof opts !== "object")) throw new InvalidArgumentError("join options must be an object");
+  checkOptions("join", opts, ["on", "leftOn", "rightOn", "how", "suffix", "nullsEqual", "coalesce", "maintainOrder"]);
   const o = (opts ?? {}) as Record<string, unknown>;
   const how = pick<JoinHow>(o.how, HOW_CODES, "inner", "how");
   let leftOn: string[] = [];

@@ -2,11 +2,13 @@
  * select / withColumns: evaluate expressions over a frame natively and assemble the result.
  */
 import { ensureDevice } from "../device.js";
-import { ColumnNotFoundError, InvalidArgumentError } from "../errors.js";
+import { InvalidArgumentError } from "../errors.js";
 import { Expr, readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { hasAggregates, resolveAggregates } from "./aggregate.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+import { columnNotFound } from "../suggest.js";
+import { columnsOf } from "../expr_tree.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -14,7 +16,7 @@ export type SelectItem = string | Expr;
 /** Index of a column by name, or ColumnNotFoundError. */
 export function columnIndex(frame: FrameParts, name: string): number {
   const i = frame.names.indexOf(name);
-  if (i < 0) throw new ColumnNotFoundError(`column "${name}" not found; columns are: ${frame.names.join(", ")}`);
+  if (i < 0) throw columnNotFound(name, frame.names);
   return i;
 }
 
@@ -24,6 +26,8 @@ export function columnIndex(frame: FrameParts, name: string): number {
  */
 export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate = false): ColumnHandle {
   ensureDevice();
+  // A misspelt col() is reported here, with the columns that exist and the nearest one.
+  for (const name of columnsOf(expr.node)) if (!frame.names.includes(name)) throw columnNotFound(name, frame.names);
   const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
     (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.

@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
+import { checkOptions } from "../suggest.js";
 
 /** Options of `DataFrame.sort` (a boolean applies to every key; an array gives one per key). */
 export interface SortOptions {
@@ -57,15 +58,16 @@ export function sortKeyNames(by: unknown): string[] {
   return names as string[];
 }
 
-function options(value: unknown, what: string): Record<string, unknown> {
+function options(value: unknown, what: string, known: readonly string[]): Record<string, unknown> {
   if (value === undefined) return {};
   if (value === null || typeof value !== "object") throw new InvalidArgumentError(`${what} options must be an object`);
+  checkOptions(what, value, known);
   return value as Record<string, unknown>;
 }
 
 /** The columns reordered by the keys (stable). */
 export function sortColumns(columns: ColumnHandle[], keys: ColumnHandle[], opts: unknown): ColumnHandle[] {
-  const o = options(opts, "sort");
+  const o = options(opts, "sort", ["descending", "nullsLast"]);
   const descending = perKey(o.descending, keys.length, "descending", false);
   const nullsLast = perKey(o.nullsLast, keys.length, "nullsLast", true);
   return native.sortTable(columns, keys, descending, nullsLast);
@@ -73,13 +75,13 @@ export function sortColumns(columns: ColumnHandle[], keys: ColumnHandle[], opts:
 
 /** The stable permutation (int64 row indices) that sorts one column. */
 export function argSortColumn(column: ColumnHandle, opts: unknown): ColumnHandle {
-  const o = options(opts, "argSort");
+  const o = options(opts, "argSort", ["descending", "nullsLast"]);
   return native.argSort([column], perKey(o.descending, 1, "descending", false), perKey(o.nullsLast, 1, "nullsLast", true));
 }
 
 /** Resolved unique() options: the subset names (undefined: all) and the native arguments. */
 export function resolveUnique(opts: unknown): { subset: string[] | undefined; keep: number; maintainOrder: boolean } {
-  const o = options(opts, "unique");
+  const o = options(opts, "unique", ["subset", "keep", "maintainOrder"]);
   let subset: string[] | undefined;
   if (o.subset !== undefined) {
     subset = typeof o.subset === "string" ? [o.subset] : Array.isArray(o.subset) ? (o.subset as string[]) : undefined;

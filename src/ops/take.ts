@@ -9,6 +9,7 @@ import { dtypeOfId } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { Series } from "../series.js";
+import { checkOptions } from "../suggest.js";
 
 /** What `take` accepts as row indices. */
 export type TakeIndices = readonly number[] | readonly bigint[] | ArrayBufferView | Series;
@@ -50,6 +51,7 @@ export function sampleColumns(columns: ColumnHandle[], height: number, n: unknow
     throw new InvalidArgumentError(`sample size must be a non-negative integer, got ${String(n)}`);
   }
   if (opts !== undefined && (opts === null || typeof opts !== "object")) throw new InvalidArgumentError("sample options must be an object");
+  checkOptions("sample", opts, ["seed", "withReplacement"]);
   const o = (opts ?? {}) as SampleOptions;
   const replace = o.withReplacement ?? false;
   if (typeof replace !== "boolean") throw new InvalidArgumentError("sample `withReplacement` must be a boolean");

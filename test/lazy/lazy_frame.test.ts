@@ -177,7 +177,7 @@ describe("LazyFrame plans", () => {
   });
   it("throws plan errors at the verb, listing the columns that exist", () => {
     const lf = trips().lazy();
-    expect(() => lf.select(col("fair"))).toThrow(/column "fair" not found; columns are: city, fare, trips, day, flag/);
+    expect(() => lf.select(col("fair"))).toThrow(/column "fair" not found \(did you mean "fare"\?\); available columns: "city", "fare", "trips", "day", "flag"/);
     expectCode(() => lf.filter(col("fare").add(1)), "ERR_DTYPE");
     expectCode(() => lf.select(col("city").add(1)), "ERR_DTYPE");
     expectCode(() => lf.groupBy("city").agg(col("fare")), "ERR_INVALID_ARGUMENT");

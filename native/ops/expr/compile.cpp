@@ -1,5 +1,6 @@
 // Compiling a serialised expression tree into a typed Program: names resolved, dtypes decided
 // (typing.cpp), casts inserted so arithmetic sees operands of one dtype, misuse rejected.
+#include <charconv>
 #include <cmath>
 #include <map>
 
@@ -101,6 +102,40 @@ class Compiler {
                           std::string(type_name(b)));
   }
 
+  /// An operand as an error names it: a column's (or expression's) dtype, or the literal itself
+  /// (`the number 5`), with its dtype when one was given.
+  static std::string operand(const Val& v, TypeId t) {
+    const std::string type(type_name(t));
+    if (!v.literal || v.node >= 0) return type;
+    const std::string given = v.weak == Weak::None ? " (" + type + ")" : "";
+    const LiteralSpec& x = v.value;
+    switch (x.kind) {
+      case LiteralSpec::Kind::Number: {
+        char buf[40];
+        auto r = std::to_chars(buf, buf + sizeof buf, x.number);
+        return "the number " + std::string(buf, r.ptr) + given;
+      }
+      case LiteralSpec::Kind::BigInt:
+        return "the bigint " + (x.big_unsigned ? std::to_string(uint64_t(x.bigint)) : std::to_string(x.bigint)) + given;
+      case LiteralSpec::Kind::String:
+        return "the string \"" + (x.text.size() > 40 ? x.text.substr(0, 40) + "..." : x.text) + "\"";
+      case LiteralSpec::Kind::Bool: return std::string("the boolean ") + (x.boolean ? "true" : "false");
+      case LiteralSpec::Kind::Date: return "a Date" + given;
+      case LiteralSpec::Kind::Null: return "null";
+    }
+    return type;
+  }
+
+  /// bad2 naming both operands as written; a date or time against text gets a hint.
+  [[noreturn]] static void bad_pair(const std::string& op, const Val& a, TypeId ta, const Val& b, TypeId tb) {
+    std::string msg = "'" + op + "' is not supported between " + operand(a, ta) + " and " + operand(b, tb);
+    if ((is_temporal_type(ta) && is_string(tb)) || (is_string(ta) && is_temporal_type(tb))) {
+      msg += "; to compare a date or time with text, pass a Date (new Date(\"2024-01-01\")) or read the "
+             "column as a date (readCSV's tryParseDates or dtypes)";
+    }
+    GPUDF_FAIL(Dtype, msg);
+  }
+
   /// The dtypes two operands take (weak literals adapt to the other side).
   std::pair<TypeId, TypeId> pair_types(const std::string& op, Val& a, Val& b, bool compare) {
     if (a.weak != Weak::None && b.weak != Weak::None) {
@@ -111,11 +146,11 @@ class Compiler {
     TypeId ta = a.type, tb = b.type;
     if (a.weak != Weak::None && b.weak == Weak::None) {
       auto t = adapt_weak(a.value, a.weak, b.type, compare);
-      if (!t) bad2(op, default_type(a.value), b.type);
+      if (!t) bad_pair(op, a, default_type(a.value), b, b.type);
       ta = *t;
     } else if (b.weak != Weak::None && a.weak == Weak::None) {
       auto t = adapt_weak(b.value, b.weak, a.type, compare);
-      if (!t) bad2(op, a.type, default_type(b.value));
+      if (!t) bad_pair(op, a, a.type, b, default_type(b.value));
       tb = *t;
     }
     return {ta, tb};
@@ -132,7 +167,7 @@ class Compiler {
     Val a = arg(s, 0), b = arg(s, 1);
     auto [ta, tb] = pair_types(s.op, a, b, false);
     auto st = numeric_supertype(ta, tb);
-    if (!st) bad2(s.op, ta, tb);
+    if (!st) bad_pair(s.op, a, ta, b, tb);
     TypeId t = *st;
     if (op == Op::Div && !is_float_type(t)) t = TypeId::Float64;
     if (op == Op::Pow && !is_float_type(t)) {
@@ -168,7 +203,7 @@ class Compiler {
     } else {
       bool fine = (is_numeric(ta) && is_numeric(tb)) || (is_string(ta) && is_string(tb)) ||
                   (ta == TypeId::Bool && tb == TypeId::Bool);
-      if (!fine) bad2(s.op, ta, tb);
+      if (!fine) bad_pair(s.op, a, ta, b, tb);
     }
     int32_t x = as(a, ca), y = as(b, cb);
     return node_val(add(op, TypeId::Bool, {x, y}));
