@@ -5,7 +5,8 @@
 //   1. the native tests under the forward, reverse and random thread schedules;
 //   2. scripts/device-compare.mjs: one seeded workload on the CPU backend and on the simulated
 //      CUDA backend under each schedule, whose results must agree;
-//   3. the vitest suite against the simulated addon (GPUDF_ADDON), under each schedule;
+//   3. the vitest suite against the simulated addon (GPUDF_ADDON), under the random schedule
+//      (--vitest-schedule S, repeatable, for others: the suite takes several minutes a run);
 // then prints the kernel coverage: every __global__ in native/**/*.cu (outside the simulator's
 // own tests) against the kernels the runs launched.
 //
@@ -13,6 +14,7 @@
 //
 // --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined (native tests only).
 // --schedule: run only the given schedule(s) (forward, reverse, random:SEED).
+// --vitest-schedule: the schedule(s) of step 3 (default: the last of --schedule's).
 // --no-vitest: skip steps 2 and 3. FILTER...: passed to gpudf_native_tests (test name filters)
 // and implies --no-vitest.
 // Exit status: non-zero when the build or any run fails. Without the CUDA toolkit's CCCL
@@ -27,13 +29,16 @@ const args = process.argv.slice(2);
 const sanitize = args.includes('--sanitize');
 const skipBuild = args.includes('--skip-build');
 const schedules = [];
+const vitestSchedules = [];
 const filters = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--schedule') schedules.push(args[++i]);
+  else if (args[i] === '--vitest-schedule') vitestSchedules.push(args[++i]);
   else if (!['--sanitize', '--skip-build', '--no-vitest'].includes(args[i])) filters.push(args[i]);
 }
 const withVitest = !sanitize && filters.length === 0 && !args.includes('--no-vitest');
 if (schedules.length === 0) schedules.push('forward', 'reverse', 'random:20261202');
+if (vitestSchedules.length === 0) vitestSchedules.push(schedules[schedules.length - 1]);
 
 // The same places native/cuda_sim/cuda_sim.cmake looks for Thrust.
 const toolkits = [process.env.CUDA_HOME, process.env.CUDA_PATH].filter(Boolean);
@@ -139,7 +144,7 @@ if (withVitest) {
 // The vitest suite through the simulated CUDA backend.
 if (withVitest) {
   const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-  for (const schedule of schedules) {
+  for (const schedule of vitestSchedules) {
     const t0 = Date.now();
     console.log(`cuda-sim: vitest with GPUDF_DEVICE=cuda, GPUDF_CUDA_SIM_SCHEDULE=${schedule}`);
     const status = run(process.execPath, [vitest, 'run'], {
