@@ -20,7 +20,15 @@ export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
-export { readParquet, type ReadParquetOptions, type WriteParquetOptions } from "./io/parquet.js";
+export {
+  parquetMetadata,
+  readParquet,
+  readParquetSync,
+  type ParquetMetadata,
+  type ParquetSource,
+  type ReadParquetOptions,
+  type WriteParquetOptions,
+} from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
@@ -38,5 +46,6 @@ export {
   DeviceUnavailableError,
   IoError,
   CsvParseError,
+  ParquetError,
   InternalError,
 } from "./errors.js";
