@@ -391,6 +391,8 @@ Napi::Value ParquetMetadata(const Napi::CallbackInfo& info) {
           for (uint32_t e = 0; e < cm.encodings.size(); ++e) enc.Set(e, parquet::encoding_name(cm.encodings[e]));
           co.Set("encodings", enc);
           co.Set("numValues", Napi::Number::New(env, double(cm.num_values)));
+          co.Set("dataPageOffset", Napi::Number::New(env, double(cm.data_page_offset)));
+          co.Set("dictionaryPageOffset", cm.dictionary_page_offset > 0 ? Napi::Number::New(env, double(cm.dictionary_page_offset)) : env.Null());
           co.Set("compressedSize", Napi::Number::New(env, double(cm.total_compressed_size)));
           co.Set("uncompressedSize", Napi::Number::New(env, double(cm.total_uncompressed_size)));
           co.Set("nullCount", cm.stats.has_null_count ? Napi::Number::New(env, double(cm.stats.null_count)) : env.Null());

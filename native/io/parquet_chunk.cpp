@@ -25,7 +25,7 @@ bool codec_readable(Codec codec, std::string& library) {
   }
 }
 
-const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, std::vector<uint8_t>& buf) {
+const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, PageBuffer& buf) {
   if (codec == Codec::Uncompressed) {
     GPUDF_EXPECTS(n == dst_size, Parquet, "an uncompressed page whose sizes disagree");
     return src;
@@ -35,8 +35,7 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
     GPUDF_EXPECTS(!library.empty(), Parquet, std::string("unsupported compression codec ") + codec_name(codec));
     GPUDF_FAIL(Parquet, std::string("the ") + codec_name(codec) + " codec needs " + library + ", which could not be loaded");
   }
-  if (buf.size() < dst_size) buf.resize(dst_size);
-  uint8_t* dst = buf.data();
+  uint8_t* dst = buf.get(std::max<size_t>(dst_size, 1));
   bool ok = false;
   switch (codec) {
     case Codec::Snappy: ok = snappy::decompress(src, n, dst, dst_size); break;
@@ -55,7 +54,8 @@ namespace {
 
 /// Scratch reused across a chunk's pages.
 struct Scratch {
-  std::vector<uint8_t> page, dense;
+  PageBuffer page;
+  std::vector<uint8_t> dense;
   std::vector<uint32_t> levels, lens;
 };
 

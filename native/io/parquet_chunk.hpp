@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,9 +22,26 @@ struct ChunkOut {
   int64_t nulls = 0;
 };
 
+/// A growable byte buffer left uninitialised (a page's declared size is only committed as the
+/// decompressor writes it).
+class PageBuffer {
+ public:
+  uint8_t* get(size_t n) {
+    if (n > cap_) {
+      data_.reset(new uint8_t[n]);
+      cap_ = n;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t cap_ = 0;
+};
+
 /// Decompresses src[0, n) of `codec` into exactly dst_size bytes: src itself when uncompressed,
 /// else into buf. ERR_PARQUET naming the codec when it fails, or when its library is missing.
-const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, std::vector<uint8_t>& buf);
+const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, PageBuffer& buf);
 
 /// True when `codec` can be read in this process; else `library` names what is missing.
 bool codec_readable(Codec codec, std::string& library);

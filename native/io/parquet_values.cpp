@@ -129,16 +129,15 @@ void delta_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& by
   std::vector<uint32_t> suffix_lens(static_cast<size_t>(n));
   std::string suffixes;
   delta_length_byte_arrays(in, n, suffix_lens.data(), suffixes);
-  size_t reserve = bytes.size() + suffixes.size();
-  for (int64_t x : prefix) reserve += size_t(std::max<int64_t>(0, std::min<int64_t>(x, int64_t(1) << 30)));
-  bytes.reserve(reserve);  // no reallocation while values copy their prefix out of it
   size_t sp = 0;
   size_t prev_start = bytes.size(), prev_len = 0;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t pre = prefix[size_t(i)];
     GPUDF_EXPECTS(pre >= 0 && size_t(pre) <= prev_len, Parquet, "DELTA_BYTE_ARRAY: a prefix longer than the previous value");
     const size_t start = bytes.size();
-    bytes.append(bytes, prev_start, size_t(pre));
+    // The prefix is copied out of the previous value after growing (which may move the bytes).
+    bytes.resize(start + size_t(pre));
+    if (pre > 0) std::memcpy(bytes.data() + start, bytes.data() + prev_start, size_t(pre));
     bytes.append(suffixes, sp, suffix_lens[size_t(i)]);
     sp += suffix_lens[size_t(i)];
     lens[i] = uint32_t(bytes.size() - start);

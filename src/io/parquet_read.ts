@@ -47,6 +47,9 @@ export interface ParquetColumnChunkMetadata {
   codec?: string;
   encodings?: string[];
   numValues?: number;
+  /** File offsets of the chunk's first data page and its dictionary page (null: none). */
+  dataPageOffset?: number;
+  dictionaryPageOffset?: number | null;
   compressedSize?: number;
   uncompressedSize?: number;
   nullCount?: number | null;

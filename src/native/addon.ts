@@ -279,6 +279,8 @@ export interface NativeParquetMetadata {
       codec?: string;
       encodings?: string[];
       numValues?: number;
+      dataPageOffset?: number;
+      dictionaryPageOffset?: number | null;
       compressedSize?: number;
       uncompressedSize?: number;
       nullCount?: number | null;
