@@ -13,7 +13,7 @@ import pl from "nodejs-polars";
 import * as pq from "parquet-wasm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { col, parquetMetadata, readParquet, readParquetSync, type DataFrame } from "../src/index.js";
+import { col, parquetMetadata, readParquet, readParquetSync, scanParquet, type DataFrame } from "../src/index.js";
 import type { DuckDBConnection } from "@duckdb/node-api";
 import { duckdbConnection, duckdbRows } from "./support/duckdb.js";
 
@@ -112,8 +112,24 @@ describe("files written by DuckDB", () => {
     expect(b.getColumn("i32").toArray()).toEqual([0, 1, 2, 4990, 4991, 4992, 4993, 4994, 4995, 4996, 4997, 4998, 4999]);
     expect(b.getColumn("idx").toArray()).toEqual([0n, 1n, 2n, 4990n, 4991n, 4992n, 4993n, 4994n, 4995n, 4996n, 4997n, 4998n, 4999n]);
     b.dispose();
+    // Pruning: the filtered read decodes only the first and last row groups' chunks.
+    const totals: Record<string, number> = {};
+    const track = (key: string) => (_done: number, total: number) => (totals[key] = total);
+    (await readParquet(path, { columns: ["i32"], onProgress: track("all") })).dispose();
+    (await readParquet(path, { columns: ["i32"], filter: col("i32").gte(4990).or(col("i32").lt(3)), onProgress: track("pruned") })).dispose();
+    const sizes = parquetMetadata(path).rowGroups.map((g) => g.columns.find((c) => c.name === "i32")!.compressedSize as number);
+    expect(totals.all).toBe(sizes.reduce((a, v) => a + v, 0));
+    expect(totals.pruned).toBe((sizes[0] as number) + (sizes[sizes.length - 1] as number));
     expect(() => readParquetSync(path, { colums: ["x"] } as never)).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
     expect(() => readParquetSync(path, { columns: ["nope"] })).toThrow(expect.objectContaining({ code: "ERR_COLUMN_NOT_FOUND" }));
+  });
+
+  it("scanParquet: projection and a pushed-down predicate over many row groups, collect and collectSync", async () => {
+    const path = join(dir, "duck-opts.parquet");
+    const lf = scanParquet(path).filter(col("i32").lt(3).or(col("i32").gt(4997))).select("i32", "s");
+    const want = [{ i32: 0, s: null }, { i32: 1, s: "v1" }, { i32: 2, s: "v2" }, { i32: 4998, s: "v3" }, { i32: 4999, s: "v4" }];
+    expect(lf.collectSync().toRecords()).toEqual(want);
+    expect((await lf.collect()).toRecords()).toEqual(want);
   });
 
   it("a glob over hive-partitioned folders reads as one frame with the partition columns", async () => {
