@@ -70,6 +70,13 @@ export class CsvParseError extends GpudfError {
   }
 }
 
+/** A Parquet file that cannot be read; the message names the file, column and row group. */
+export class ParquetError extends GpudfError {
+  constructor(message: string) {
+    super("ERR_PARQUET", message);
+  }
+}
+
 /** A bug in gpudf itself (an invariant broke); please report it. */
 export class InternalError extends GpudfError {
   constructor(message: string) {
@@ -87,5 +94,6 @@ export const ERROR_CLASSES: Record<string, new (message: string) => GpudfError> 
   ERR_DEVICE_UNAVAILABLE: DeviceUnavailableError,
   ERR_IO: IoError,
   ERR_CSV_PARSE: CsvParseError,
+  ERR_PARQUET: ParquetError,
   ERR_INTERNAL: InternalError,
 };

@@ -21,7 +21,15 @@ export { Series } from "./series.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
-export { readParquet, type ReadParquetOptions, type WriteParquetOptions } from "./io/parquet.js";
+export {
+  parquetMetadata,
+  readParquet,
+  readParquetSync,
+  type ParquetMetadata,
+  type ParquetSource,
+  type ReadParquetOptions,
+  type WriteParquetOptions,
+} from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
@@ -39,5 +47,6 @@ export {
   DeviceUnavailableError,
   IoError,
   CsvParseError,
+  ParquetError,
   InternalError,
 } from "./errors.js";

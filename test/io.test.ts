@@ -104,7 +104,7 @@ describe("Parquet", () => {
     await expect(readParquet(join(dir, "missing.parquet"))).rejects.toMatchObject({ code: "ERR_IO" });
     const junk = tmp("parquet");
     writeFileSync(junk, "PAR1 but not really");
-    await expect(readParquet(junk)).rejects.toMatchObject({ code: "ERR_IO" });
+    await expect(readParquet(junk)).rejects.toMatchObject({ code: "ERR_PARQUET" });
     const df = new DataFrame({ a: [1, 2] });
     // @ts-expect-error: checking the runtime validation
     await expect(df.writeParquet(tmp("parquet"), { compression: "lz5" })).rejects.toMatchObject({

@@ -1,4 +1,4 @@
-// Parquet write/read: gpudf (native writer, parquet-wasm reader) vs nodejs-polars vs DuckDB, side
+// Parquet write/read: gpudf (native writer and reader) vs nodejs-polars vs DuckDB, side
 // by side in one run. Writes use the same compression in all three: none, snappy and zstd.
 // Usage: node bench/micro/parquet.mjs [rows=1e6]   (needs `npm run build:ts` for dist/)
 import { mkdtempSync, rmSync } from "node:fs";

@@ -17,6 +17,7 @@ enum class ErrorCode {
   DeviceUnavailable,
   Io,
   CsvParse,
+  Parquet,
   Internal,
 };
 

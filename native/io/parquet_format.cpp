@@ -172,6 +172,27 @@ void encode_dictionary_page_header(std::string& out, int32_t uncompressed_size, 
   w.end_struct();
 }
 
+const char* codec_name(Codec c) {
+  switch (c) {
+    case Codec::Uncompressed: return "UNCOMPRESSED";
+    case Codec::Snappy: return "SNAPPY";
+    case Codec::Gzip: return "GZIP";
+    case Codec::Lzo: return "LZO";
+    case Codec::Brotli: return "BROTLI";
+    case Codec::Lz4: return "LZ4";
+    case Codec::Zstd: return "ZSTD";
+    case Codec::Lz4Raw: return "LZ4_RAW";
+  }
+  return "UNKNOWN";
+}
+
+const char* encoding_name(int32_t e) {
+  static const char* const names[] = {"PLAIN", "GROUP_VAR_INT", "PLAIN_DICTIONARY", "RLE", "BIT_PACKED",
+                                      "DELTA_BINARY_PACKED", "DELTA_LENGTH_BYTE_ARRAY", "DELTA_BYTE_ARRAY",
+                                      "RLE_DICTIONARY", "BYTE_STREAM_SPLIT"};
+  return e >= 0 && e < 10 ? names[e] : "UNKNOWN";
+}
+
 std::string encode_file_meta(const FileMeta& m) {
   std::string out;
   CompactWriter w(out);

@@ -1,6 +1,6 @@
-// Parquet's file structures as the writer fills them, and their Thrift compact encoding
-// (parquet.thrift: PageHeader, FileMetaData and what they hold). Only the fields the writer
-// sets are modelled.
+// Parquet's file structures (parquet.thrift: PageHeader, FileMetaData and what they hold) as
+// the writer fills them and the reader parses them (io/parquet_metadata.hpp), and the writer's
+// Thrift compact encoding of them. Only the fields one of the two uses are modelled.
 #pragma once
 
 #include <cstdint>
@@ -13,10 +13,19 @@
 namespace gpudf::parquet {
 
 /// CompressionCodec values of parquet.thrift.
-enum class Codec : int32_t { Uncompressed = 0, Snappy = 1, Zstd = 6 };
+enum class Codec : int32_t { Uncompressed = 0, Snappy = 1, Gzip = 2, Lzo = 3, Brotli = 4, Lz4 = 5, Zstd = 6, Lz4Raw = 7 };
 
 /// Physical (storage) types of parquet.thrift.
-enum class Physical : int32_t { Boolean = 0, Int32 = 1, Int64 = 2, Float = 4, Double = 5, ByteArray = 6 };
+enum class Physical : int32_t {
+  Boolean = 0,
+  Int32 = 1,
+  Int64 = 2,
+  Int96 = 3,
+  Float = 4,
+  Double = 5,
+  ByteArray = 6,
+  FixedLenByteArray = 7,
+};
 
 enum class Logical { None, Integer, String, Date, Timestamp };
 
@@ -35,6 +44,8 @@ ColumnType column_type(TypeId t);
 /// Column-chunk statistics; min/max are PLAIN-encoded values (absent for strings).
 struct Statistics {
   int64_t null_count = 0;
+  bool has_null_count = true;   // read: false when the writer left it out
+  bool legacy_min_max = false;  // read: only the deprecated (signed-order) min/max were there
   bool has_min_max = false;
   std::string min, max;
 };
@@ -48,6 +59,26 @@ struct ColumnChunkMeta {
   int64_t data_page_offset = 0;
   int64_t dictionary_page_offset = -1;  // -1: PLAIN pages only
   Statistics stats;
+  // Read only (the writer derives them): the encodings listed and the column's path.
+  std::vector<int32_t> encodings;
+  std::vector<std::string> path;
+};
+
+/// One node of the schema tree (read only; the writer encodes its flat schema directly).
+struct SchemaElement {
+  std::string name;
+  int32_t physical = -1;      // -1: a group
+  int32_t type_length = 0;    // FIXED_LEN_BYTE_ARRAY
+  int32_t repetition = 0;     // 0 REQUIRED, 1 OPTIONAL, 2 REPEATED
+  int32_t num_children = 0;
+  int32_t converted = -1;     // ConvertedType, -1: none
+  int32_t scale = 0, precision = 0;
+  // LogicalType (a union): the member's field id, 0: none; with its parameters.
+  int16_t logical = 0;
+  int8_t int_bits = 0;
+  bool int_signed = true;
+  bool utc = false;
+  int16_t time_unit = 0;      // 1 millis, 2 micros, 3 nanos
 };
 
 struct RowGroupMeta {
@@ -65,12 +96,23 @@ struct FileMeta {
   std::vector<RowGroupMeta> row_groups;
   std::vector<std::pair<std::string, std::string>> key_values;
   std::string created_by;
+  std::vector<SchemaElement> schema;  // read only: the whole tree, root first
 };
 
 /// Encoding ids of parquet.thrift used by the writer.
 inline constexpr int32_t kPlain = 0;
+inline constexpr int32_t kPlainDictionary = 2;
 inline constexpr int32_t kRle = 3;
+inline constexpr int32_t kBitPacked = 4;
+inline constexpr int32_t kDeltaBinaryPacked = 5;
+inline constexpr int32_t kDeltaLengthByteArray = 6;
+inline constexpr int32_t kDeltaByteArray = 7;
 inline constexpr int32_t kRleDictionary = 8;
+inline constexpr int32_t kByteStreamSplit = 9;
+
+/// The name of a codec / an encoding as parquet.thrift spells it ("SNAPPY", "RLE_DICTIONARY").
+const char* codec_name(Codec c);
+const char* encoding_name(int32_t e);
 
 /// Appends a DATA_PAGE (v1) header: values in `encoding` (kPlain or kRleDictionary), RLE
 /// definition levels.

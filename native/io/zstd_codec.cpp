@@ -19,6 +19,9 @@ struct Api {
   size_t (*compress_cctx)(void*, void*, size_t, const void*, size_t, int) = nullptr;
   unsigned (*is_error)(size_t) = nullptr;
   const char* (*error_name)(size_t) = nullptr;
+  void* (*create_dctx)() = nullptr;
+  size_t (*free_dctx)(void*) = nullptr;
+  size_t (*decompress_dctx)(void*, void*, size_t, const void*, size_t) = nullptr;
 };
 
 const Api* load() {
@@ -36,7 +39,9 @@ const Api* load() {
     };
     ok = sym(api.compress_bound, "ZSTD_compressBound") && sym(api.create_cctx, "ZSTD_createCCtx") &&
          sym(api.free_cctx, "ZSTD_freeCCtx") && sym(api.compress_cctx, "ZSTD_compressCCtx") &&
-         sym(api.is_error, "ZSTD_isError") && sym(api.error_name, "ZSTD_getErrorName");
+         sym(api.is_error, "ZSTD_isError") && sym(api.error_name, "ZSTD_getErrorName") &&
+         sym(api.create_dctx, "ZSTD_createDCtx") && sym(api.free_dctx, "ZSTD_freeDCtx") &&
+         sym(api.decompress_dctx, "ZSTD_decompressDCtx");
   });
   return ok ? &api : nullptr;
 }
@@ -47,6 +52,12 @@ struct Context {
   void* cctx = nullptr;
   ~Context() {
     if (cctx) load()->free_cctx(cctx);
+  }
+};
+struct DContext {
+  void* dctx = nullptr;
+  ~DContext() {
+    if (dctx) load()->free_dctx(dctx);
   }
 };
 
@@ -65,6 +76,16 @@ void compress(const uint8_t* src, size_t n, int level, std::string& out) {
   const size_t written = api->compress_cctx(ctx.cctx, out.data() + start, out.size() - start, src, n, level);
   GPUDF_EXPECTS(!api->is_error(written), Internal, std::string("zstd compression failed: ") + api->error_name(written));
   out.resize(start + written);
+}
+
+bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
+  const Api* api = load();
+  GPUDF_EXPECTS(api != nullptr, Internal, "libzstd is not available");
+  thread_local DContext ctx;
+  if (!ctx.dctx) ctx.dctx = api->create_dctx();
+  if (!ctx.dctx) throw std::bad_alloc();
+  const size_t got = api->decompress_dctx(ctx.dctx, dst, dst_size, src, n);
+  return !api->is_error(got) && got == dst_size;
 }
 
 }  // namespace gpudf::zstd

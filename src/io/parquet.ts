@@ -1,24 +1,28 @@
 /**
- * Parquet. Writing is native (native/io/parquet_writer.cpp): pages encoded and compressed in
- * parallel off the JS thread, the Arrow schema stored in the footer ("ARROW:schema") so every
- * gpudf dtype reads back as itself. Reading goes through parquet-wasm (the Rust arrow/parquet
- * crates compiled to WebAssembly): Parquet bytes -> Arrow IPC stream -> native columns.
+ * Parquet, natively both ways. Writing (native/io/parquet_writer.cpp): pages encoded and
+ * compressed in parallel off the JS thread, the Arrow schema stored in the footer
+ * ("ARROW:schema") so every gpudf dtype reads back as itself. Reading
+ * (native/io/parquet_reader.cpp, options resolved in ./parquet_read.ts): row groups x column
+ * chunks decoded in parallel on the CPU pool, off the JS thread for readParquet.
  */
-import { Field, Schema, Table, tableFromIPC, tableToIPC } from "apache-arrow";
+import { Field, Schema, Table, tableToIPC } from "apache-arrow";
 import * as pq from "parquet-wasm";
 
 import type { DataFrame } from "../dataframe.js";
-import { fromArrow } from "../dataframe.js";
 import { arrowTypeOf, dtypeOfId } from "../dtypes.js";
 import { InvalidArgumentError, IoError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { decodeOrThrow, readBytes, writeBytes } from "./files.js";
+import { writeBytes } from "./files.js";
 
-/** Options of readParquet. */
-export interface ReadParquetOptions {
-  /** Read only these columns (in this order). */
-  columns?: readonly string[];
-}
+export {
+  parquetMetadata,
+  parquetSchema,
+  readParquet,
+  readParquetSync,
+  type ParquetMetadata,
+  type ReadParquetOptions,
+  type ParquetSource,
+} from "./parquet_read.js";
 
 /** Options of DataFrame.writeParquet. */
 export interface WriteParquetOptions {
@@ -35,33 +39,6 @@ const CODECS = {
   snappy: pq.Compression.SNAPPY,
   none: pq.Compression.UNCOMPRESSED,
 } as const;
-
-/**
- * Reads a Parquet file.
- *
- * @example
- * import { readParquet } from "gpudf";
- * const df = await readParquet("trips.parquet", { columns: ["vendor", "fare"] });
- */
-export async function readParquet(path: string, options: ReadParquetOptions = {}): Promise<DataFrame> {
-  const columns = options.columns;
-  if (columns !== undefined && (!Array.isArray(columns) || columns.some((c) => typeof c !== "string"))) {
-    throw new InvalidArgumentError("columns must be an array of column names");
-  }
-  const bytes = await readBytes(path);
-  const table = decodeOrThrow(path, "Parquet", () => {
-    const wasmTable = pq.readParquet(bytes, columns ? { columns: [...columns] } : undefined);
-    return tableFromIPC(wasmTable.intoIPCStream());
-  });
-  const df = fromArrow(table);
-  if (!columns) return df;
-  // Keep the requested order (the reader returns file order).
-  try {
-    return df.select(...columns);
-  } finally {
-    df.dispose();
-  }
-}
 
 /** The options as the native writer takes them; InvalidArgumentError when one is off. */
 function resolveWriteOptions(options: WriteParquetOptions): { compression: keyof typeof CODECS; rowGroupSize: number } {

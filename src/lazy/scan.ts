@@ -5,11 +5,9 @@
  * only the columns the plan uses. Several paths, or a glob, read as one frame (their schemas
  * must agree).
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { join, sep } from "node:path";
+import { readFileSync } from "node:fs";
 
 import * as arrow from "apache-arrow";
-import * as pq from "parquet-wasm";
 
 import { fromArrow } from "../dataframe.js";
 import type { DType } from "../dtypes.js";
@@ -17,79 +15,13 @@ import { ensureDevice } from "../device.js";
 import { InvalidArgumentError, IoError } from "../errors.js";
 import { readCSVSync, resolveCsvOptions, type ReadCSVOptions } from "../io/csv.js";
 import { decodeOrThrow } from "../io/files.js";
+import { parquetSchema } from "../io/parquet.js";
+import { expandPaths } from "../io/paths.js";
 import { LazyFrame } from "./lazy_frame.js";
 import { unionNode, type ScanSource, type Schema } from "./plan.js";
 
 /** Options of scanCSV: readCSV's, less onProgress. */
 export type ScanCSVOptions = Omit<ReadCSVOptions, "onProgress">;
-
-const GLOB = /[*?[]/;
-
-function globToRegExp(segment: string): RegExp {
-  let re = "";
-  for (let i = 0; i < segment.length; i++) {
-    const c = segment[i] as string;
-    if (c === "*") re += "[^/]*";
-    else if (c === "?") re += "[^/]";
-    else if (c === "[") {
-      const end = segment.indexOf("]", i + 1);
-      if (end < 0) re += "\\[";
-      else {
-        re += `[${segment.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
-        i = end;
-      }
-    } else re += c.replace(/[.+^${}()|\\]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
-}
-
-/** The files a path, a list of paths or a glob (`*`, `?`, `[...]` per segment, `**` for any depth) names, sorted. */
-export function expandPaths(source: string | readonly string[]): string[] {
-  const patterns = typeof source === "string" ? [source] : Array.isArray(source) ? [...source] : null;
-  if (patterns === null || patterns.length === 0 || patterns.some((p) => typeof p !== "string")) {
-    throw new InvalidArgumentError("a scan expects a path, an array of paths or a glob");
-  }
-  const out: string[] = [];
-  for (const pattern of patterns) {
-    if (!GLOB.test(pattern)) {
-      out.push(pattern);
-      continue;
-    }
-    const parts = pattern.split(sep);
-    const absolute = pattern.startsWith(sep);
-    const found: string[] = [];
-    const walk = (dir: string, k: number): void => {
-      if (k === parts.length) {
-        found.push(dir);
-        return;
-      }
-      const part = parts[k] as string;
-      if (!GLOB.test(part)) {
-        walk(dir === "" ? part : join(dir, part), k + 1);
-        return;
-      }
-      const here = dir === "" ? "." : dir;
-      let entries: string[];
-      try {
-        entries = readdirSync(here).sort();
-      } catch {
-        return;
-      }
-      if (part === "**") {
-        walk(dir, k + 1);
-        for (const e of entries) if (statSync(join(here, e)).isDirectory()) walk(dir === "" ? e : join(dir, e), k);
-        return;
-      }
-      const re = globToRegExp(part);
-      for (const e of entries) if (re.test(e)) walk(dir === "" ? e : join(dir, e), k + 1);
-    };
-    walk(absolute ? sep : "", absolute ? 1 : 0);
-    const files = [...new Set(found)].filter((f) => statSync(f).isFile()).sort();
-    if (files.length === 0) throw new IoError(`no file matches ${pattern}`);
-    out.push(...files);
-  }
-  return out;
-}
 
 function schemaOfFrame(df: { schema: Record<string, DType>; dispose(): void }): Schema {
   try {
@@ -103,6 +35,8 @@ function schemaOfFrame(df: { schema: Record<string, DType>; dispose(): void }): 
 function union(frames: LazyFrame[]): LazyFrame {
   return frames.length === 1 ? (frames[0] as LazyFrame) : new LazyFrame(unionNode(frames.map((f) => f.plan)));
 }
+
+export { expandPaths };
 
 /**
  * A lazy frame over CSV files: only the columns the plan uses are parsed, natively, at collect().
@@ -132,8 +66,9 @@ export function scanCSV(source: string | readonly string[], options: ScanCSVOpti
 }
 
 /**
- * A lazy frame over Parquet files (the schema is read from each file's footer; the data, only
- * the columns used, at collect()).
+ * A lazy frame over Parquet files (the schema is read natively from each file's footer; the
+ * data at collect(): only the columns the plan uses, and only the row groups whose statistics
+ * can match a predicate pushed into the scan).
  *
  * @example
  * import { scanParquet } from "gpudf";
@@ -143,14 +78,8 @@ export function scanParquet(source: string | readonly string[]): LazyFrame {
   ensureDevice();
   return union(
     expandPaths(source).map((path) => {
-      let bytes: Uint8Array;
-      try {
-        bytes = readFileSync(path);
-      } catch (e) {
-        throw new IoError(`cannot read ${path}: ${(e as Error).message}`);
-      }
-      const table = decodeOrThrow(path, "Parquet", () => arrow.tableFromIPC(pq.readSchema(bytes).intoIPCStream()));
-      return LazyFrame.scan({ type: "parquet", path }, schemaOfFrame(fromArrow(table)));
+      const schema = parquetSchema(path);
+      return LazyFrame.scan({ type: "parquet", path }, { names: Object.keys(schema), dtypes: Object.values(schema) });
     }),
   );
 }

@@ -1,12 +1,14 @@
 /**
- * Sources read in JS before a plan runs (Parquet and Arrow IPC files, until their readers are
- * native): each such scan is read with its projection and becomes a scan of the frame read.
+ * Sources read before a plan runs (Parquet by the native reader; Arrow IPC files in JS until
+ * their reader is native): each such scan is read with its projection, Parquet with the
+ * predicate pushed into the scan for row-group pruning, and becomes a scan of the frame read.
  * CSV scans and in-memory frames go to native as they are.
  */
 import type { DataFrame } from "../dataframe.js";
 import { readIPC, readIPCSync } from "../io/ipc.js";
-import { readParquet } from "../io/parquet.js";
-import { InvalidArgumentError } from "../errors.js";
+import type { ExprNode } from "../expr.js";
+import { readParquet, readParquetSync, type ReadParquetOptions } from "../io/parquet.js";
+import { PRUNE_ONLY } from "../io/parquet_read.js";
 import { inputsOf, withInputs, type LogicalPlan, type ScanNode } from "./plan.js";
 
 export interface ReadyPlan {
@@ -45,7 +47,7 @@ export async function readSources(plan: LogicalPlan): Promise<ReadyPlan> {
   try {
     for (const scan of fileScans(plan)) {
       const src = scan.source as { type: "parquet" | "ipc"; path: string };
-      const df = src.type === "parquet" ? await readParquet(src.path, { columns: [...scan.columns] }) : await readIPC(src.path);
+      const df = src.type === "parquet" ? await readParquet(src.path, parquetOptions(scan)) : await readIPC(src.path);
       read.set(scan, src.type === "ipc" ? selectOwned(df, scan.columns) : df);
     }
   } catch (e) {
@@ -60,14 +62,23 @@ export function readSourcesSync(plan: LogicalPlan): ReadyPlan {
   const read = new Map<ScanNode, DataFrame>();
   try {
     for (const scan of fileScans(plan)) {
-      if (scan.source.type === "parquet") throw new InvalidArgumentError("collectSync cannot read Parquet files yet; use collect()");
-      read.set(scan, selectOwned(readIPCSync((scan.source as { path: string }).path), scan.columns));
+      const path = (scan.source as { path: string }).path;
+      if (scan.source.type === "parquet") read.set(scan, readParquetSync(path, parquetOptions(scan)));
+      else read.set(scan, selectOwned(readIPCSync(path), scan.columns));
     }
   } catch (e) {
     read.forEach((df) => df.dispose());
     throw e;
   }
   return ready(plan, read);
+}
+
+/** A Parquet scan's read: its columns, its pushed-down predicate to prune row groups with. */
+function parquetOptions(scan: ScanNode): ReadParquetOptions {
+  const options: ReadParquetOptions & { [PRUNE_ONLY]?: ExprNode } = { columns: [...scan.columns] };
+  if (scan.predicate !== null) options[PRUNE_ONLY] = scan.predicate;
+  if (scan.nRows !== null) options.nRows = scan.nRows;
+  return options;
 }
 
 function selectOwned(df: DataFrame, columns: readonly string[]): DataFrame {

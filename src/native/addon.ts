@@ -111,6 +111,15 @@ export interface NativeAddon {
   ): Promise<void>;
   /** False for "zstd" when the system's libzstd cannot be loaded. */
   parquetCodecAvailable(compression: string): boolean;
+  /** Reads a Parquet file or bytes on a worker thread (chunks decoded on the CPU pool). */
+  readParquet(
+    source: string | Uint8Array,
+    options: NativeParquetReadOptions,
+    onProgress?: (done: number, total: number) => void,
+  ): Promise<{ names: string[]; columns: ColumnHandle[] }>;
+  readParquetSync(source: string | Uint8Array, options: NativeParquetReadOptions): { names: string[]; columns: ColumnHandle[] };
+  /** The footer of a Parquet file or bytes (see ParquetMetadata in src/io/parquet.ts). */
+  parquetMetadata(source: string | Uint8Array): NativeParquetMetadata;
   /** kind: a ReduceKind id (src/ops/reduce.ts); returns a one-row column. */
   reduce(column: ColumnHandle, kind: number, ddof: number, q: number): ColumnHandle;
   /** [distinct values, int64 counts]. */
@@ -252,3 +261,37 @@ function load(): NativeAddon {
 
 /** The loaded addon (loaded once, at import). */
 export const native: NativeAddon = load();
+
+/** readParquet's options as the addon takes them (resolved in src/io/parquet.ts). */
+export interface NativeParquetReadOptions {
+  columns: string[] | null;
+  rowGroups: number[] | null;
+  nRows: number;
+  dtypeHints: [string, number][];
+}
+
+export interface NativeParquetMetadata {
+  numRows: number;
+  createdBy: string;
+  arrowSchema: string;
+  keyValues: [string, string][];
+  columns: { name: string; typeId: number; nested: boolean; nullable: boolean; hintable: boolean; parquetType: string }[];
+  rowGroups: {
+    numRows: number;
+    totalByteSize: number;
+    compressedSize: number;
+    columns: {
+      name: string;
+      codec?: string;
+      encodings?: string[];
+      numValues?: number;
+      dataPageOffset?: number;
+      dictionaryPageOffset?: number | null;
+      compressedSize?: number;
+      uncompressedSize?: number;
+      nullCount?: number | null;
+      min?: number | bigint | string | boolean | null;
+      max?: number | bigint | string | boolean | null;
+    }[];
+  }[];
+}

@@ -1,0 +1,53 @@
+// Decoding one column chunk: its pages in order (dictionary, then data pages v1 / v2), each
+// decompressed, its definition levels and values decoded and converted straight into the
+// column's buffers at the chunk's first row.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/parquet_format.hpp"
+#include "io/parquet_schema.hpp"
+
+namespace gpudf::parquet {
+
+/// Where a chunk's rows go.
+struct ChunkOut {
+  uint8_t* values = nullptr;        // fixed-width dtypes: the column's values at the chunk's first row
+  uint8_t* valid = nullptr;         // optional columns: one byte per row (1: valid), else nullptr
+  std::vector<int64_t> offsets;     // strings: rows + 1 offsets into bytes (filled here)
+  std::string bytes;
+  int64_t nulls = 0;
+};
+
+/// A growable byte buffer left uninitialised (a page's declared size is only committed as the
+/// decompressor writes it).
+class PageBuffer {
+ public:
+  uint8_t* get(size_t n) {
+    if (n > cap_) {
+      data_.reset(new uint8_t[n]);
+      cap_ = n;
+    }
+    return data_.get();
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t cap_ = 0;
+};
+
+/// Decompresses src[0, n) of `codec` into exactly dst_size bytes: src itself when uncompressed,
+/// else into buf. ERR_PARQUET naming the codec when it fails, or when its library is missing.
+const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, PageBuffer& buf);
+
+/// True when `codec` can be read in this process; else `library` names what is missing.
+bool codec_readable(Codec codec, std::string& library);
+
+/// Decodes the first `rows` rows (of `group_rows`) of the chunk whose pages are [data, data + size).
+void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t rows,
+                  int64_t group_rows, ChunkOut& out);
+
+}  // namespace gpudf::parquet

@@ -1,0 +1,296 @@
+#include "io/parquet_reader.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+
+#include "core/bitmask.hpp"
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "core/transfer.hpp"
+#include "io/parquet_chunk.hpp"
+#include "io/parquet_metadata.hpp"
+
+namespace gpudf::parquet {
+namespace {
+
+/// Re-raises the error being handled with `where` in front of its message (same code).
+[[noreturn]] void rethrow_with(const std::string& where) {
+  try {
+    throw;
+  } catch (const OutOfMemoryError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(e.code(), where + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+ParquetFile ParquetFile::open(const std::string& path) {
+  ParquetFile f;
+  f.name_ = path;
+  GPUDF_EXPECTS(!path.empty(), Io, "cannot read \"\": an empty path");
+  f.fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  GPUDF_EXPECTS(f.fd_ >= 0, Io, "cannot read " + path + ": " + std::strerror(errno));
+  struct stat st;
+  GPUDF_EXPECTS(::fstat(f.fd_, &st) == 0, Io, "cannot read " + path + ": " + std::strerror(errno));
+  GPUDF_EXPECTS(S_ISREG(st.st_mode), Io, "cannot read " + path + ": not a regular file");
+  f.size_ = int64_t(st.st_size);
+  f.parse();
+  return f;
+}
+
+ParquetFile ParquetFile::from_memory(const uint8_t* data, size_t size, std::string name) {
+  ParquetFile f;
+  f.name_ = std::move(name);
+  f.data_ = data;
+  f.size_ = int64_t(size);
+  f.parse();
+  return f;
+}
+
+ParquetFile::ParquetFile(ParquetFile&& o) noexcept
+    : name_(std::move(o.name_)), fd_(o.fd_), data_(o.data_), size_(o.size_), footer_start_(o.footer_start_),
+      meta_(std::move(o.meta_)), columns_(std::move(o.columns_)) {
+  o.fd_ = -1;
+}
+
+ParquetFile::~ParquetFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+const uint8_t* ParquetFile::bytes(int64_t offset, size_t n, std::vector<uint8_t>& buf) const {
+  GPUDF_EXPECTS(offset >= 0 && offset <= size_ && n <= size_t(size_ - offset), Parquet,
+                "an offset beyond the end of the file");
+  if (data_) return data_ + offset;
+  if (buf.size() < n) buf.resize(n);
+  size_t got = 0;
+  while (got < n) {
+    const ssize_t r = ::pread(fd_, buf.data() + got, n - got, off_t(offset + int64_t(got)));
+    if (r < 0 && errno == EINTR) continue;
+    GPUDF_EXPECTS(r >= 0, Io, "cannot read " + name_ + ": " + std::strerror(errno));
+    GPUDF_EXPECTS(r > 0, Io, "cannot read " + name_ + ": the file got shorter while being read");
+    got += size_t(r);
+  }
+  return buf.data();
+}
+
+void ParquetFile::parse() {
+  try {
+    GPUDF_EXPECTS(size_ >= 12, Parquet, "not a Parquet file (" + std::to_string(size_) + " bytes)");
+    std::vector<uint8_t> buf;
+    const uint8_t* head = bytes(0, 4, buf);
+    GPUDF_EXPECTS(std::memcmp(head, "PAR1", 4) == 0, Parquet, "not a Parquet file (no PAR1 magic at the start)");
+    const uint8_t* tail = bytes(size_ - 8, 8, buf);
+    GPUDF_EXPECTS(std::memcmp(tail + 4, "PAR1", 4) == 0, Parquet, "not a Parquet file, or truncated (no PAR1 magic at the end)");
+    uint32_t len;
+    std::memcpy(&len, tail, 4);
+    GPUDF_EXPECTS(int64_t(len) <= size_ - 12, Parquet, "corrupt footer: its length runs past the start of the file");
+    footer_start_ = size_ - 8 - int64_t(len);
+    const uint8_t* footer = bytes(footer_start_, len, buf);
+    meta_ = parse_file_meta(footer, len);
+    columns_ = resolve_schema(meta_);
+    int64_t rows = 0;
+    for (const RowGroupMeta& g : meta_.row_groups) {
+      GPUDF_EXPECTS(g.num_rows >= 0 && g.num_rows <= (int64_t(1) << 40), Parquet, "corrupt footer: a row group's row count");
+      rows += g.num_rows;
+      for (const ColumnChunkMeta& c : g.columns) {
+        GPUDF_EXPECTS(c.total_compressed_size >= 0 && c.data_page_offset >= 0, Parquet, "corrupt footer: a column chunk's offsets");
+      }
+    }
+    GPUDF_EXPECTS(rows == meta_.num_rows, Parquet, "corrupt footer: the row groups' rows do not add up to the file's");
+  } catch (...) {
+    rethrow_with(name_);
+  }
+}
+
+std::string ParquetFile::arrow_schema() const {
+  for (const auto& [k, v] : meta_.key_values)
+    if (k == "ARROW:schema") return v;
+  return "";
+}
+
+namespace {
+
+struct OutColumn {
+  const ColumnSchema* schema;
+  int64_t rows = 0;
+  BufferPtr values;
+  std::vector<uint8_t> valid;
+  std::vector<ChunkOut> chunks;  // one per row group read
+};
+
+ColumnPtr assemble(OutColumn& oc) {
+  const ColumnSchema& c = *oc.schema;
+  int64_t nulls = 0;
+  for (const ChunkOut& ch : oc.chunks) nulls += ch.nulls;
+  BufferPtr validity;
+  if (nulls > 0) {
+    validity = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, bitmap_bytes(oc.rows))));
+    uint8_t* bits = static_cast<uint8_t*>(validity->data());
+    const uint8_t* v = oc.valid.data();
+    cpu_pool().parallel_for(bitmap_bytes(oc.rows), 1 << 16, [&](int64_t a, int64_t b) {
+      for (int64_t k = a; k < b; ++k) {
+        uint8_t byte = 0;
+        const int64_t r0 = k * 8;
+        const int64_t n = std::min<int64_t>(8, oc.rows - r0);
+        for (int64_t i = 0; i < n; ++i) byte |= uint8_t(v[r0 + i] & 1) << i;
+        bits[k] = byte;
+      }
+    });
+  }
+  oc.valid = std::vector<uint8_t>();
+  if (!is_string(c.dtype)) return std::make_shared<Column>(cpu_device(), c.dtype, oc.rows, oc.values, nullptr, validity, nulls);
+  int64_t total = 0;
+  std::vector<int64_t> byte_base, row_base;
+  int64_t r = 0;
+  for (const ChunkOut& ch : oc.chunks) {
+    byte_base.push_back(total);
+    row_base.push_back(r);
+    total += int64_t(ch.bytes.size());
+    r += int64_t(ch.offsets.size()) - 1;
+  }
+  const TypeId t = (c.dtype == TypeId::Utf8 && total > INT32_MAX) ? TypeId::LargeUtf8 : c.dtype;
+  const size_t ow = size_t(offset_width(t));
+  BufferPtr offsets = Buffer::allocate(cpu_device(), size_t(oc.rows + 1) * ow);
+  BufferPtr data = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, total)));
+  uint8_t* off = static_cast<uint8_t*>(offsets->data());
+  char* bytes = reinterpret_cast<char*>(data->data());
+  std::memset(off, 0, ow);
+  cpu_pool().parallel_for(int64_t(oc.chunks.size()), 1, [&](int64_t a, int64_t b) {
+    for (int64_t k = a; k < b; ++k) {
+      ChunkOut& ch = oc.chunks[size_t(k)];
+      std::memcpy(bytes + byte_base[size_t(k)], ch.bytes.data(), ch.bytes.size());
+      const int64_t base = byte_base[size_t(k)];
+      const int64_t n = int64_t(ch.offsets.size()) - 1;
+      for (int64_t i = 1; i <= n; ++i) {
+        const int64_t o = base + ch.offsets[size_t(i)];
+        if (ow == 4) {
+          const int32_t o32 = int32_t(o);
+          std::memcpy(off + size_t(row_base[size_t(k)] + i) * 4, &o32, 4);
+        } else {
+          std::memcpy(off + size_t(row_base[size_t(k)] + i) * 8, &o, 8);
+        }
+      }
+      ch = ChunkOut();
+    }
+  });
+  return std::make_shared<Column>(cpu_device(), t, oc.rows, data, offsets, validity, nulls);
+}
+
+}  // namespace
+
+ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o, Device& target,
+                           const ParquetProgress& progress) {
+  const FileMeta& meta = file.meta();
+  const std::vector<ColumnSchema>& schema = file.columns();
+  std::vector<size_t> cols;
+  if (o.all_columns) {
+    for (size_t i = 0; i < schema.size(); ++i) cols.push_back(i);
+  } else {
+    for (const std::string& name : o.columns) {
+      size_t i = 0;
+      while (i < schema.size() && schema[i].name != name) ++i;
+      GPUDF_EXPECTS(i < schema.size(), ColumnNotFound, file.name() + ": no column '" + name + "'");
+      cols.push_back(i);
+    }
+  }
+  for (size_t i : cols) {
+    GPUDF_EXPECTS(!schema[i].nested, Parquet,
+                  file.name() + ": column '" + schema[i].name + "' is nested (" + schema[i].type_text +
+                      "); nested columns cannot be read yet, leave it out with `columns`");
+  }
+  std::vector<int64_t> groups;
+  if (o.all_row_groups) {
+    for (size_t g = 0; g < meta.row_groups.size(); ++g) groups.push_back(int64_t(g));
+  } else {
+    for (int64_t g : o.row_groups) {
+      GPUDF_EXPECTS(g >= 0 && g < int64_t(meta.row_groups.size()), InvalidArgument,
+                    file.name() + ": no row group " + std::to_string(g) + " (the file has " +
+                        std::to_string(meta.row_groups.size()) + ")");
+      groups.push_back(g);
+    }
+  }
+  // Rows wanted from each group read (n_rows cuts the last ones).
+  std::vector<int64_t> take, row0;
+  int64_t rows = 0;
+  for (int64_t g : groups) {
+    const int64_t left = o.n_rows < 0 ? meta.row_groups[size_t(g)].num_rows : std::max<int64_t>(0, o.n_rows - rows);
+    row0.push_back(rows);
+    take.push_back(std::min(meta.row_groups[size_t(g)].num_rows, left));
+    rows += take.back();
+  }
+
+  std::vector<OutColumn> out(cols.size());
+  for (size_t k = 0; k < cols.size(); ++k) {
+    OutColumn& oc = out[k];
+    oc.schema = &schema[cols[k]];
+    oc.rows = rows;
+    oc.chunks.resize(groups.size());
+    if (!is_string(oc.schema->dtype)) {
+      oc.values = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, rows * value_width(oc.schema->dtype))));
+    }
+    if (oc.schema->max_def > 0) oc.valid.resize(size_t(rows));
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      ChunkOut& ch = oc.chunks[gi];
+      if (oc.values) ch.values = static_cast<uint8_t*>(oc.values->data()) + size_t(row0[gi]) * size_t(value_width(oc.schema->dtype));
+      if (oc.schema->max_def > 0) ch.valid = oc.valid.data() + row0[gi];
+    }
+  }
+
+  struct Task {
+    size_t col, group;
+  };
+  std::vector<Task> tasks;
+  int64_t total_bytes = 0;
+  for (size_t gi = 0; gi < groups.size(); ++gi) {
+    if (take[gi] == 0) continue;
+    for (size_t k = 0; k < cols.size(); ++k) {
+      tasks.push_back({k, gi});
+      total_bytes += meta.row_groups[size_t(groups[gi])].columns[size_t(out[k].schema->leaf)].total_compressed_size;
+    }
+  }
+  std::atomic<int64_t> done_bytes{0};
+  std::mutex progress_mutex;
+  cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
+    std::vector<uint8_t> buf;
+    for (int64_t t = a; t < b; ++t) {
+      const Task& task = tasks[size_t(t)];
+      OutColumn& oc = out[task.col];
+      const int64_t g = groups[task.group];
+      const RowGroupMeta& rg = meta.row_groups[size_t(g)];
+      const ColumnChunkMeta& cm = rg.columns[size_t(oc.schema->leaf)];
+      try {
+        std::string library;
+        GPUDF_EXPECTS(cm.physical == oc.schema->physical, Parquet, "the chunk's physical type differs from the schema's");
+        int64_t start = cm.data_page_offset;
+        if (cm.dictionary_page_offset > 0 && cm.dictionary_page_offset < start) start = cm.dictionary_page_offset;
+        const size_t n = size_t(cm.total_compressed_size);
+        const uint8_t* p = file.bytes(start, n, buf);
+        decode_chunk(*oc.schema, cm.codec, p, n, take[task.group], rg.num_rows, oc.chunks[task.group]);
+      } catch (...) {
+        rethrow_with(file.name() + ": column '" + oc.schema->name + "', row group " + std::to_string(g));
+      }
+      const int64_t d = done_bytes.fetch_add(cm.total_compressed_size) + cm.total_compressed_size;
+      if (progress) {
+        std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(d, total_bytes);
+      }
+    }
+  });
+  ParquetResult result;
+  for (size_t k = 0; k < cols.size(); ++k) {
+    result.names.push_back(out[k].schema->name);
+    result.columns.push_back(copy_to_device(assemble(out[k]), target));
+  }
+  return result;
+}
+
+}  // namespace gpudf::parquet

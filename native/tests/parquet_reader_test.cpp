@@ -1,0 +1,170 @@
+// io/parquet reader: the Thrift compact reader against the writer's encoding and against
+// malformed bytes, the Snappy decoder against the compressor, the hybrid and delta decoders on
+// hand-assembled bytes, and whole files written by the native writer read back through the
+// native reader (every decoded value compared, nulls included), and cut at every length.
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/parquet_bits.hpp"
+#include "io/parquet_reader.hpp"
+#include "io/parquet_values.hpp"
+#include "io/parquet_writer.hpp"
+#include "io/snappy.hpp"
+#include "io/thrift_compact.hpp"
+#include "tests/helpers.hpp"
+#include "tests/testing.hpp"
+
+using namespace gpudf;
+using namespace gpudf::testing;
+
+namespace {
+
+std::string write_file(const std::vector<std::string>& names, const std::vector<ColumnPtr>& cols,
+                       parquet::Codec codec, int64_t row_group) {
+  parquet::ParquetWriteOptions o;
+  o.codec = codec;
+  o.row_group_rows = row_group;
+  std::string out;
+  parquet::write_parquet(names, cols, o, [&](const char* p, size_t n) { out.append(p, n); });
+  return out;
+}
+
+}  // namespace
+
+TEST(parquet_reader, thrift_reader_reads_what_the_writer_wrote) {
+  std::string bytes;
+  {
+    thrift::CompactWriter w(bytes);
+    w.field_i32(1, -7);
+    w.field_i64(3, int64_t(1) << 40);
+    w.field_binary(20, "hello");
+    w.begin_struct(21);
+    w.field_bool(1, true);
+    w.end_struct();
+    w.begin_list(22, thrift::CType::I32, 3);
+    w.element_i32(1);
+    w.element_i32(-2);
+    w.element_i32(300);
+    w.end_struct();
+  }
+  thrift::CompactReader r(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  int16_t id;
+  thrift::CType t;
+  std::vector<int32_t> list;
+  int32_t a = 0;
+  int64_t b = 0;
+  std::string s;
+  bool flag = false;
+  while (r.next_field(id, t)) {
+    if (id == 1) a = r.read_i32(t);
+    else if (id == 3) b = r.read_i64(t);
+    else if (id == 20) s = r.read_binary(t);
+    else if (id == 21) {
+      r.begin_struct();
+      int16_t fid;
+      thrift::CType ft;
+      while (r.next_field(fid, ft)) flag = r.read_bool(ft);
+    } else if (id == 22) {
+      thrift::CType e;
+      const size_t n = r.read_list(t, e);
+      for (size_t i = 0; i < n; ++i) list.push_back(r.read_i32(e));
+    }
+  }
+  EXPECT_EQ(a, -7);
+  EXPECT_EQ(b, int64_t(1) << 40);
+  EXPECT_EQ(s, std::string("hello"));
+  EXPECT_TRUE(flag);
+  EXPECT_TRUE(list == std::vector<int32_t>({1, -2, 300}));
+  EXPECT_EQ(r.position(), bytes.size());
+  // Every truncation fails with DecodeError, never reads past the end.
+  for (size_t cut = 0; cut < bytes.size(); ++cut) {
+    thrift::CompactReader rc(reinterpret_cast<const uint8_t*>(bytes.data()), cut);
+    bool threw = false;
+    try {
+      while (rc.next_field(id, t)) rc.skip(t);
+    } catch (const thrift::DecodeError&) {
+      threw = true;
+    }
+    EXPECT_TRUE(threw);
+  }
+  // Deep nesting is refused.
+  std::string deep(200, char(0x1C));  // field delta 1, type struct, again and again
+  thrift::CompactReader rd(reinterpret_cast<const uint8_t*>(deep.data()), deep.size());
+  bool threw = false;
+  try {
+    while (rd.next_field(id, t)) rd.skip(t);
+  } catch (const thrift::DecodeError&) {
+    threw = true;
+  }
+  EXPECT_TRUE(threw);
+}
+
+TEST(parquet_reader, snappy_decoder_inverts_the_compressor_and_refuses_garbage) {
+  std::string text;
+  for (int i = 0; i < 5000; ++i) text += "value " + std::to_string(i % 97) + ";";
+  for (const std::string& in : {std::string(), std::string("a"), text, std::string(100000, 'z')}) {
+    std::string packed;
+    snappy::compress(reinterpret_cast<const uint8_t*>(in.data()), in.size(), packed);
+    std::vector<uint8_t> out(in.size() + 1);
+    EXPECT_TRUE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), packed.size(), out.data(), in.size()));
+    EXPECT_TRUE(std::memcmp(out.data(), in.data(), in.size()) == 0);
+    EXPECT_FALSE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), packed.size(), out.data(), in.size() + 1));
+    if (packed.size() > 2) {
+      EXPECT_FALSE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), packed.size() - 1, out.data(), in.size()));
+    }
+  }
+  const uint8_t bad_offset[] = {4, 0x01 | (0 << 2), 0x10};  // length 4, a copy before any output
+  uint8_t out[4];
+  EXPECT_FALSE(snappy::decompress(bad_offset, sizeof bad_offset, out, 4));
+}
+
+TEST(parquet_reader, hybrid_runs_and_their_bounds) {
+  // RLE run of 5 x 3 (width 2), then a bit-packed group of 8: 0..7 mod 4.
+  const uint8_t bytes[] = {0x0A, 0x03, 0x03, 0xE4, 0xE4};
+  parquet::HybridDecoder d(bytes, bytes + sizeof bytes, 2, "test");
+  uint32_t v[13];
+  d.get(v, 13);
+  const uint32_t want[13] = {3, 3, 3, 3, 3, 0, 1, 2, 3, 0, 1, 2, 3};
+  for (int i = 0; i < 13; ++i) EXPECT_EQ(v[i], want[i]);
+  parquet::HybridDecoder short_run(bytes, bytes + 3, 2, "test");
+  EXPECT_THROW_CODE(short_run.get(v, 13), ErrorCode::Parquet);
+}
+
+TEST(parquet_reader, native_files_read_back_exactly_and_every_truncation_is_an_error) {
+  std::vector<std::optional<int64_t>> iv;
+  std::vector<std::optional<std::string>> sv;
+  std::vector<int64_t> raw;
+  std::vector<bool> valid;
+  for (int i = 0; i < 3000; ++i) {
+    raw.push_back(int64_t(i) * 1000003 - 7);
+    valid.push_back(i % 7 != 0);
+    sv.push_back(i % 5 == 0 ? std::nullopt : std::optional<std::string>("s" + std::to_string(i % 11)));
+  }
+  const ColumnPtr ints = host_column<int64_t>(TypeId::Int64, raw, valid);
+  const ColumnPtr strs = host_strings(TypeId::Utf8, sv);
+  for (parquet::Codec codec : {parquet::Codec::Uncompressed, parquet::Codec::Snappy}) {
+    const std::string file = write_file({"i", "s"}, {ints, strs}, codec, 1000);
+    parquet::ParquetFile f =
+        parquet::ParquetFile::from_memory(reinterpret_cast<const uint8_t*>(file.data()), file.size(), "mem");
+    EXPECT_EQ(f.meta().row_groups.size(), size_t(3));
+    parquet::ParquetReadOptions o;
+    parquet::ParquetResult r = parquet::read_parquet(f, o, cpu_device());
+    EXPECT_TRUE(read_values<int64_t>(r.columns[0]) == read_values<int64_t>(ints));
+    EXPECT_TRUE(read_strings(r.columns[1]) == sv);
+    o.all_row_groups = false;
+    o.row_groups = {2};
+    o.n_rows = 10;
+    o.all_columns = false;
+    o.columns = {"s"};
+    parquet::ParquetResult part = parquet::read_parquet(f, o, cpu_device());
+    EXPECT_EQ(part.columns[0]->size(), int64_t(10));
+    EXPECT_TRUE(read_strings(part.columns[0])[1] == sv[2001]);
+    for (size_t cut = 0; cut < file.size(); cut += 97) {
+      std::string t = file.substr(0, cut);
+      EXPECT_THROW_CODE(parquet::ParquetFile::from_memory(reinterpret_cast<const uint8_t*>(t.data()), t.size(), "cut"),
+                        ErrorCode::Parquet);
+    }
+  }
+}
