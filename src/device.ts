@@ -2,7 +2,7 @@
  * Device selection and memory statistics. The device is chosen once, at first use, from
  * GPUDF_DEVICE (auto | cpu | cuda; default auto).
  */
-import { GpudfError } from "./errors.js";
+import { GpudfError, InvalidArgumentError } from "./errors.js";
 import { native, type NativeDeviceInfo } from "./native/addon.js";
 
 /** Which backend runs, and why. */
@@ -29,6 +29,12 @@ export function ensureDevice(): NativeDeviceInfo {
   if (selectionError) throw selectionError;
   try {
     selected = native.selectDevice(process.env["GPUDF_DEVICE"] ?? "auto");
+    const limit = process.env["GPUDF_MEMORY_LIMIT"];
+    if (limit !== undefined && limit !== "") {
+      const bytes = parseByteSize(limit, "GPUDF_MEMORY_LIMIT");
+      native.setMemoryLimit("cpu", bytes);
+      native.setMemoryLimit("cuda", bytes);
+    }
     return selected;
   } catch (err) {
     if (err instanceof GpudfError) selectionError = err;
@@ -70,4 +76,61 @@ export function memory(): { cpu: MemoryStats; cuda?: MemoryStats } {
   const out: { cpu: MemoryStats; cuda?: MemoryStats } = { cpu: pick(m.cpu) };
   if (m.cuda) out.cuda = pick(m.cuda);
   return out;
+}
+
+const SUFFIXES: Record<string, number> = { "": 1, K: 2 ** 10, M: 2 ** 20, G: 2 ** 30, T: 2 ** 40 };
+
+/** "8G", "512M", "1.5G", "1000000" (binary suffixes K, M, G, T, optionally followed by B). */
+export function parseByteSize(value: unknown, what: string): number {
+  if (typeof value === "number" || typeof value === "bigint") {
+    const n = Number(value);
+    if (Number.isSafeInteger(n) && n >= 0) return n;
+    throw new InvalidArgumentError(`${what} must be a non-negative integer of bytes, got ${String(value)}`);
+  }
+  const m = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?)i?B?\s*$/i.exec(value) : null;
+  const bytes = m ? Math.floor(Number(m[1]) * SUFFIXES[m[2]!.toUpperCase()]!) : NaN;
+  if (!Number.isSafeInteger(bytes)) {
+    throw new InvalidArgumentError(`${what} must be bytes with an optional K/M/G/T suffix, e.g. 8G, got ${JSON.stringify(String(value))}`);
+  }
+  return bytes;
+}
+
+/** Limits of setMemoryLimit: bytes (a number, bigint or "8G"), null for no limit, absent to keep. */
+export interface MemoryLimits {
+  cpu?: number | bigint | string | null;
+  cuda?: number | bigint | string | null;
+}
+
+/**
+ * Caps the live bytes of native buffers per device. An allocation that would pass a limit fails
+ * with OutOfMemoryError (`requestedBytes`, `limitBytes`, `device`) and leaves every loaded frame
+ * intact. `null` lifts a limit. Defaults: no limit on CPU; on CUDA the device's free memory when
+ * gpudf first used it. GPUDF_MEMORY_LIMIT=8G sets both at startup. Returns the limits now in
+ * force (-1: none; cuda is -1 where the CUDA backend cannot run).
+ *
+ * @example
+ * import { setMemoryLimit } from "gpudf";
+ * setMemoryLimit({ cpu: "4G" });   // a query needing more fails with ERR_OUT_OF_MEMORY
+ * setMemoryLimit({ cpu: null });   // no limit again
+ */
+export function setMemoryLimit(limits: MemoryLimits): { cpu: number; cuda: number } {
+  if (limits === null || typeof limits !== "object") throw new InvalidArgumentError("setMemoryLimit expects { cpu?, cuda? }");
+  for (const key of Object.keys(limits)) {
+    if (key !== "cpu" && key !== "cuda") throw new InvalidArgumentError(`setMemoryLimit: unknown device ${JSON.stringify(key)}`);
+  }
+  ensureDevice();
+  const out = { cpu: -1, cuda: -1 };
+  for (const dev of ["cpu", "cuda"] as const) {
+    const v = limits[dev];
+    const bytes = v === undefined ? undefined : v === null ? -1 : parseByteSize(v, `setMemoryLimit's ${dev}`);
+    // With bytes undefined the current limit is read back by setting it to itself.
+    out[dev] = bytes === undefined ? currentLimit(dev) : native.setMemoryLimit(dev, bytes);
+  }
+  return out;
+}
+
+function currentLimit(dev: "cpu" | "cuda"): number {
+  const m = native.memory();
+  const s = dev === "cpu" ? m.cpu : m.cuda;
+  return s?.limitBytes ?? -1;
 }

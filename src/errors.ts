@@ -34,9 +34,15 @@ export class InvalidArgumentError extends GpudfError {
   }
 }
 
-/** A device (host or GPU) could not allocate; `requestedBytes` says how much was asked for. */
+/**
+ * A device (host or GPU) could not allocate: `requestedBytes` says how much was asked for,
+ * `device` where ("cpu" or "cuda"), and `limitBytes` the memory limit that refused it (absent
+ * when the system itself had no memory left).
+ */
 export class OutOfMemoryError extends GpudfError {
   requestedBytes = 0;
+  limitBytes?: number;
+  device?: "cpu" | "cuda";
   constructor(message: string) {
     super("ERR_OUT_OF_MEMORY", message);
   }

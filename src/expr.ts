@@ -9,6 +9,7 @@ import { inspect } from "node:util";
 
 import { ExprDateTime, ExprString } from "./expr_namespaces.js";
 import { formatExpr } from "./expr_format.js";
+import { memoisedPredicate } from "./expr_tree.js";
 
 /** A JS value usable where an expression is expected (it becomes a literal). */
 export type LiteralValue = number | bigint | string | boolean | Date | null;
@@ -475,9 +476,9 @@ export function outputName(node: ExprNode): string {
  * @internal True when the tree reads whole columns (else its result is one row: literals and
  * aggregations).
  */
-export function readsColumns(node: ExprNode): boolean {
-  return node.op === "col" || (node.op !== "agg" && node.args.some(readsColumns));
-}
+export const readsColumns: (node: ExprNode) => boolean = memoisedPredicate(
+  (node, ask) => node.op === "col" || (node.op !== "agg" && node.args.some(ask)),
+);
 
 /** @internal Post-order, shared subtrees once: the flat node list for the native compiler. */
 export function serializeExpr(root: ExprNode): SerializedNode[] {

@@ -18,9 +18,28 @@ const INFIX: Record<string, string> = {
   eq: "==", neq: "!=", lt: "<", lte: "<=", gt: ">", gte: ">=", and: "&", or: "|", xor: "^",
 };
 
+/**
+ * The most characters of one subtree's text: a tree that shares subtrees (`e.add(e)` repeated)
+ * has exponentially long text, so each subtree's is cut here and every node is formatted once.
+ */
+const MAX_TEXT = 4000;
+
+function capped(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
+}
+
 /** The expression as text. Binary operators print infix, parenthesised; the rest as methods. */
-export function formatExpr(node: ExprNode): string {
-  const a = node.args.map(formatExpr);
+export function formatExpr(node: ExprNode, memo: Map<ExprNode, string> = new Map()): string {
+  let text = memo.get(node);
+  if (text === undefined) {
+    text = capped(formatNode(node, memo));
+    memo.set(node, text);
+  }
+  return text;
+}
+
+function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
+  const a = node.args.map((arg) => formatExpr(arg, memo));
   const recv = (): string => a[0] ?? "";
   switch (node.op) {
     case "col":

@@ -2,7 +2,15 @@
  * Structural helpers over expression trees (ExprNode), shared by the eager groupBy planner and
  * the lazy engine's optimizer: identity of subtrees, the columns a tree reads, rewriting.
  */
+import { createHash } from "node:crypto";
+
 import type { ExprNode, LiteralValue } from "./expr.js";
+
+/*
+ * Expression trees may share subtrees (`e = e.add(e)` thirty times is 31 distinct nodes but
+ * 2^31 paths), so every walk here visits each distinct node once: results are memoised by node
+ * identity (nodes are immutable once built) and structural keys stay short.
+ */
 
 /** A literal's identity for deduplication (bigint, -0, Date and string kept apart). */
 function literalKey(v: LiteralValue | undefined): string {
@@ -14,7 +22,17 @@ function literalKey(v: LiteralValue | undefined): string {
   return JSON.stringify(v);
 }
 
-/** A structural key of a subtree: equal keys compute the same column. */
+/** An argument's key as it appears inside its parent's: long ones by their SHA-1 digest. */
+const KEY_INLINE = 64;
+function argumentKey(key: string): string {
+  return key.length <= KEY_INLINE ? key : `#${createHash("sha1").update(key).digest("base64")}`;
+}
+
+/**
+ * A structural key of a subtree: equal keys compute the same column. Arguments' keys longer
+ * than KEY_INLINE characters appear as their digest, so a key's length is bounded by its node's
+ * own fields and the walk is linear in the distinct nodes.
+ */
 export function nodeKey(node: ExprNode, memo: Map<ExprNode, string> = new Map()): string {
   const seen = memo.get(node);
   if (seen !== undefined) return seen;
@@ -27,15 +45,17 @@ export function nodeKey(node: ExprNode, memo: Map<ExprNode, string> = new Map())
     (node.list ?? []).map(literalKey).join(","),
     node.agg ? `${node.agg.kind}/${node.agg.ddof}/${node.agg.q}` : "",
   ];
-  const key = `${parts.join("|")}(${node.args.map((a) => nodeKey(a, memo)).join(";")})`;
+  const key = `${parts.join("|")}(${node.args.map((a) => argumentKey(nodeKey(a, memo))).join(";")})`;
   memo.set(node, key);
   return key;
 }
 
 /** The column names a tree reads (inside aggregations too). */
-export function columnsOf(node: ExprNode, out: Set<string> = new Set()): Set<string> {
+export function columnsOf(node: ExprNode, out: Set<string> = new Set(), seen: Set<ExprNode> = new Set()): Set<string> {
+  if (seen.has(node)) return out;
+  seen.add(node);
   if (node.op === "col") out.add(node.name as string);
-  for (const a of node.args) columnsOf(a, out);
+  for (const a of node.args) columnsOf(a, out, seen);
   return out;
 }
 
@@ -65,15 +85,54 @@ export function stripAlias(node: ExprNode): ExprNode {
   return n;
 }
 
-/** True when the tree holds an aggregation. */
-export function hasAggregates(node: ExprNode): boolean {
-  return node.op === "agg" || node.args.some(hasAggregates);
+/** `test` memoised per node over an immutable tree: a node's answer from its own and its arguments'. */
+export function memoisedPredicate(test: (node: ExprNode, args: (a: ExprNode) => boolean) => boolean): (node: ExprNode) => boolean {
+  const memo = new WeakMap<ExprNode, boolean>();
+  const ask = (node: ExprNode): boolean => {
+    let v = memo.get(node);
+    if (v === undefined) {
+      v = test(node, ask);
+      memo.set(node, v);
+    }
+    return v;
+  };
+  return ask;
 }
+
+/** True when the tree holds an aggregation. */
+export const hasAggregates: (node: ExprNode) => boolean = memoisedPredicate(
+  (node, ask) => node.op === "agg" || node.args.some(ask),
+);
 
 /** The column a tree only passes through (col, possibly aliased), else undefined. */
 export function plainColumn(node: ExprNode): string | undefined {
   const n = stripAlias(node);
   return n.op === "col" ? (n.name as string) : undefined;
+}
+
+/**
+ * How many times each distinct node occurs in the trees when shared subtrees are counted per
+ * occurrence (each root once), computed over the distinct nodes only.
+ */
+export function occurrences(roots: readonly ExprNode[]): Map<ExprNode, number> {
+  const order: ExprNode[] = [];
+  const seen = new Set<ExprNode>();
+  const post = (n: ExprNode): void => {
+    if (seen.has(n)) return;
+    seen.add(n);
+    for (const a of n.args) post(a);
+    order.push(n);
+  };
+  roots.forEach(post);
+  const count = new Map<ExprNode, number>();
+  for (const r of roots) count.set(r, (count.get(r) ?? 0) + 1);
+  // Reverse post-order visits every parent before its arguments.
+  for (let i = order.length - 1; i >= 0; i--) {
+    const n = order[i] as ExprNode;
+    const c = count.get(n) ?? 0;
+    for (const a of n.args) count.set(a, (count.get(a) ?? 0) + c);
+  }
+  return count;
 }
 
 /** The number of nodes of a tree (shared subtrees counted once). */

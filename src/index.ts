@@ -34,7 +34,7 @@ export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type 
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime } from "./expr_namespaces.js";
-export { device, memory, type DeviceInfo, type MemoryStats } from "./device.js";
+export { device, memory, setMemoryLimit, type DeviceInfo, type MemoryLimits, type MemoryStats } from "./device.js";
 export { DTYPES, type DType } from "./dtypes.js";
 export type { ColumnValues } from "./columns.js";
 export {

@@ -239,3 +239,26 @@ describe("strings back to JS", () => {
     expect(new DataFrame({ s: values }).toRecords().map((r) => r.s)).toEqual(values);
   });
 });
+
+describe("int64 keys spanning the whole range (found by the API fuzzer)", () => {
+  const MAX = 2n ** 63n - 1n;
+  const MIN = -(2n ** 63n);
+  it("a join on keys from INT64_MIN to INT64_MAX matches exactly (the key span wrapped to 0 and corrupted the heap)", () => {
+    const df = new DataFrame({ c: [MAX, MIN, 1n, null, MAX] });
+    const j = df.join(df, { on: "c", how: "inner" });
+    const keys = j.getColumn("c").toArray() as (bigint | null)[];
+    expect(keys.sort((a, b) => (a! < b! ? -1 : a! > b! ? 1 : 0))).toEqual([MIN, 1n, MAX, MAX, MAX, MAX]);
+    j.dispose();
+    df.dispose();
+  });
+
+  it("a two-key groupBy with a full-range int64 key keeps its groups apart", () => {
+    const df = new DataFrame({ a: [MAX, MIN, MAX, 0n], b: [1n, 1n, 1n, 2n], v: [1, 2, 3, 4] });
+    const g = df.groupBy("a", "b").agg(col("v").sum().alias("s")).sort("a");
+    expect(g.toRecords()).toEqual([
+      { a: MIN, b: 1n, s: 2 },
+      { a: 0n, b: 2n, s: 4 },
+      { a: MAX, b: 1n, s: 4 },
+    ]);
+  });
+});

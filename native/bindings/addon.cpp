@@ -35,8 +35,9 @@ Napi::Value SelectDevice(const Napi::CallbackInfo& info) {
   });
 }
 
-Napi::Object stats_object(Napi::Env env, const MemoryStats& s) {
+Napi::Object stats_object(Napi::Env env, const MemoryStats& s, int64_t limit) {
   Napi::Object o = Napi::Object::New(env);
+  o.Set("limitBytes", static_cast<double>(limit));
   o.Set("liveBytes", static_cast<double>(s.live_bytes));
   o.Set("peakBytes", static_cast<double>(s.peak_bytes));
   o.Set("allocations", static_cast<double>(s.live_allocations));
@@ -47,10 +48,27 @@ Napi::Value Memory(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
     Napi::Object out = Napi::Object::New(env);
-    out.Set("cpu", stats_object(env, cpu_device().stats()));
+    out.Set("cpu", stats_object(env, cpu_device().stats(), cpu_device().limit()));
     Device* d = addon(env).device;
-    if (d && d->kind() == DeviceKind::Cuda) out.Set("cuda", stats_object(env, d->stats()));
+    if (d && d->kind() == DeviceKind::Cuda) out.Set("cuda", stats_object(env, d->stats(), d->limit()));
     return out;
+  });
+}
+
+/// setMemoryLimit(device: "cpu" | "cuda", bytes: integer, -1 for none). A CUDA limit where
+/// the CUDA backend cannot run is ignored. Returns the limit now in force (-1: none).
+Napi::Value SetMemoryLimit(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const std::string which = arg_string(info, 0, "device");
+    const int64_t bytes = arg_int64(info, 1, "bytes");
+    GPUDF_EXPECTS(which == "cpu" || which == "cuda", InvalidArgument, "device must be cpu or cuda");
+    Device* d = nullptr;
+    if (which == "cpu") d = &cpu_device();
+    else if (cuda_status().available) d = &cuda_device();
+    if (d == nullptr) return Napi::Number::New(env, -1);
+    d->set_limit(bytes);
+    return Napi::Number::New(env, double(d->limit()));
   });
 }
 
@@ -60,6 +78,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   data->column_ctor = Napi::Persistent(ColumnHandle::Define(env));
   exports.Set("selectDevice", Napi::Function::New(env, SelectDevice, "selectDevice"));
   exports.Set("memory", Napi::Function::New(env, Memory, "memory"));
+  exports.Set("setMemoryLimit", Napi::Function::New(env, SetMemoryLimit, "setMemoryLimit"));
   init_errors(env, exports);
   init_arrow(env, exports);
   init_values(env, exports);

@@ -43,7 +43,10 @@ Napi::Value error_from_current(Napi::Env env) {
     throw;
   } catch (const OutOfMemoryError& e) {
     err = make_error(env, error_code_name(e.code()), e.what());
-    err.As<Napi::Object>().Set("requestedBytes", Napi::Number::New(env, double(e.requested_bytes())));
+    Napi::Object o = err.As<Napi::Object>();
+    o.Set("requestedBytes", Napi::Number::New(env, double(e.requested_bytes())));
+    if (e.limit_bytes() >= 0) o.Set("limitBytes", Napi::Number::New(env, double(e.limit_bytes())));
+    o.Set("device", Napi::String::New(env, e.device()));
   } catch (const Error& e) {
     err = make_error(env, error_code_name(e.code()), e.what());
   } catch (const Napi::Error& e) {

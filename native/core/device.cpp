@@ -6,9 +6,28 @@ namespace gpudf {
 
 void* Device::allocate(std::size_t bytes) {
   if (bytes == 0) return nullptr;
+  GPUDF_EXPECTS(bytes <= (std::size_t(1) << 62), InvalidArgument,
+                "an allocation of " + std::to_string(bytes) + " bytes is beyond any device");
   std::size_t padded = padded_size(bytes);
-  void* p = do_allocate(padded);  // throws OutOfMemoryError
-  int64_t live = live_.fetch_add(static_cast<int64_t>(padded)) + static_cast<int64_t>(padded);
+  const int64_t want = static_cast<int64_t>(padded);
+  // The bytes are reserved before the system is asked, so concurrent allocations cannot pass
+  // the limit together.
+  int64_t live = live_.fetch_add(want) + want;
+  const int64_t limit = limit_.load();
+  if (limit >= 0 && live > limit) {
+    live_.fetch_sub(want);
+    const std::string dev = kind() == DeviceKind::Cuda ? "cuda" : "cpu";
+    throw OutOfMemoryError(bytes, "allocating " + std::to_string(bytes) + " bytes on " + dev + " would pass its memory limit of " +
+                                      std::to_string(limit) + " bytes (" + std::to_string(live - want) + " in use)",
+                           limit, dev);
+  }
+  void* p = nullptr;
+  try {
+    p = do_allocate(padded);  // throws OutOfMemoryError
+  } catch (...) {
+    live_.fetch_sub(want);
+    throw;
+  }
   count_.fetch_add(1);
   int64_t peak = peak_.load();
   while (live > peak && !peak_.compare_exchange_weak(peak, live)) {

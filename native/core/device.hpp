@@ -44,6 +44,12 @@ class Device {
   virtual void memset(void* dst, int value, std::size_t n) = 0;
 
   MemoryStats stats() const noexcept;
+
+  /// The most live bytes allowed on this device (-1: no limit). An allocate() that would pass
+  /// it throws OutOfMemoryError carrying the request, the limit and the device before asking
+  /// the system, so a query that cannot fit fails instead of the OS killing the process.
+  void set_limit(int64_t bytes) noexcept { limit_.store(bytes < 0 ? -1 : bytes); }
+  int64_t limit() const noexcept { return limit_.load(); }
   /// Bytes copied between host and device through copy() since the process started (what a
   /// query profile reports per operator on CUDA; kernels' own reads of single values and the
   /// CPU device, which never copies, add nothing).
@@ -59,6 +65,7 @@ class Device {
   std::atomic<int64_t> peak_{0};
   std::atomic<int64_t> count_{0};
   std::atomic<int64_t> copied_{0};
+  std::atomic<int64_t> limit_{-1};
 };
 
 /// The host device (process-wide).

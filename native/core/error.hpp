@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -33,15 +34,22 @@ class Error : public std::runtime_error {
   ErrorCode code_;
 };
 
-/// Raised when a device cannot satisfy an allocation; carries the size asked for.
+/// Raised when a device cannot satisfy an allocation; carries the size asked for and, when a
+/// memory limit refused it, the limit (-1: none) and the device's name ("cpu", "cuda").
 class OutOfMemoryError : public Error {
  public:
-  OutOfMemoryError(std::size_t requested, const std::string& message)
-      : Error(ErrorCode::OutOfMemory, message), requested_(requested) {}
+  OutOfMemoryError(std::size_t requested, const std::string& message, int64_t limit = -1,
+                   std::string device = "cpu")
+      : Error(ErrorCode::OutOfMemory, message), requested_(requested), limit_(limit),
+        device_(std::move(device)) {}
   std::size_t requested_bytes() const noexcept { return requested_; }
+  int64_t limit_bytes() const noexcept { return limit_; }
+  const std::string& device() const noexcept { return device_; }
 
  private:
   std::size_t requested_;
+  int64_t limit_;
+  std::string device_;
 };
 
 [[noreturn]] void fail(ErrorCode code, const std::string& message);

@@ -7,9 +7,11 @@
 
 #include <cstddef>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "core/device.hpp"
+#include "core/error.hpp"
 
 namespace gpudf {
 
@@ -26,7 +28,11 @@ struct HostAllocator {
   T* allocate(std::size_t n) {
     const std::size_t bytes = n * sizeof(T);
     if (bytes >= kLarge) return static_cast<T*>(cpu_device().allocate(bytes));
-    return static_cast<T*>(::operator new(bytes));
+    try {
+      return static_cast<T*>(::operator new(bytes));
+    } catch (const std::bad_alloc&) {  // the size is known here: say it
+      throw OutOfMemoryError(bytes, "host allocation of " + std::to_string(bytes) + " bytes failed");
+    }
   }
   void deallocate(T* p, std::size_t n) noexcept {
     const std::size_t bytes = n * sizeof(T);

@@ -8,6 +8,7 @@
 #include "core/buffer.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "tests/helpers.hpp"
 #include "tests/testing.hpp"
 
@@ -243,4 +244,45 @@ TEST(device, freed_large_cpu_blocks_are_reused_and_not_counted_live) {
   EXPECT_EQ(d.stats().live_bytes, before.live_bytes + int64_t(padded_size(big - 1000)));
   d.deallocate(b, big - 1000);
   EXPECT_EQ(d.stats().live_bytes, before.live_bytes);
+}
+
+TEST(device, memory_limit_refuses_before_the_system_is_asked_and_keeps_accounting_exact) {
+  Device& d = test_device();
+  SCOPED_TRACE(d.name());
+  const int64_t old_limit = d.limit();
+  const int64_t live = d.stats().live_bytes;
+  d.set_limit(live + 4096);
+  void* small = d.allocate(4000);  // padded 4032: fits
+  bool refused = false;
+  try {
+    d.allocate(1000);  // padded 1024: 4032 + 1024 > 4096
+  } catch (const OutOfMemoryError& e) {
+    refused = true;
+    EXPECT_EQ(e.requested_bytes(), std::size_t(1000));
+    EXPECT_EQ(e.limit_bytes(), live + 4096);
+    EXPECT_EQ(e.device(), std::string(d.kind() == DeviceKind::Cuda ? "cuda" : "cpu"));
+  }
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(d.stats().live_bytes, live + 4032);  // the refused bytes are not counted
+  d.deallocate(small, 4000);
+  d.set_limit(-1);
+  void* big = d.allocate(std::size_t(1) << 20);
+  EXPECT_TRUE(big != nullptr);
+  d.deallocate(big, std::size_t(1) << 20);
+  EXPECT_EQ(d.stats().live_bytes, live);
+  d.set_limit(old_limit);
+}
+
+TEST(device, host_vector_out_of_memory_names_the_size) {
+  // A request no allocator can meet: bad_alloc from the small-block path and a failed large
+  // allocation both become OutOfMemoryError carrying the bytes asked for.
+  HostAllocator<char> a;
+  bool refused = false;
+  try {
+    a.allocate(std::size_t(1) << 61);
+  } catch (const OutOfMemoryError& e) {
+    refused = true;
+    EXPECT_EQ(e.requested_bytes(), std::size_t(1) << 61);
+  }
+  EXPECT_TRUE(refused);
 }

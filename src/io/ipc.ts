@@ -9,6 +9,7 @@ import { fromArrow } from "../dataframe.js";
 import { InvalidArgumentError } from "../errors.js";
 import { checkOptions } from "../suggest.js";
 import { decodeOrThrow, readBytes, readBytesSync, writeBytes, writeBytesSync } from "./files.js";
+import { validateIPCFraming } from "./ipc_validate.js";
 
 /** Options of DataFrame.writeIPC. */
 export interface WriteIPCOptions {
@@ -17,7 +18,11 @@ export interface WriteIPCOptions {
 }
 
 function fromIPCBytes(path: string, bytes: Uint8Array): DataFrame {
-  const table = decodeOrThrow(path, "Arrow IPC", () => tableFromIPC(bytes));
+  // The framing is checked first: apache-arrow's decoder trusts every length it reads.
+  const table = decodeOrThrow(path, "Arrow IPC", () => {
+    validateIPCFraming(bytes);
+    return tableFromIPC(bytes);
+  });
   return fromArrow(table);
 }
 

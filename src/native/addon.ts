@@ -52,6 +52,8 @@ export interface NativeMemoryStats {
   liveBytes: number;
   peakBytes: number;
   allocations: number;
+  /** The device's memory limit (-1: none). */
+  limitBytes: number;
 }
 
 /** CSV reader options, fully resolved (see src/io/csv.ts). */
@@ -87,6 +89,7 @@ export interface NativeAddon {
   registerErrors(classes: Record<string, new (message: string) => Error>): void;
   selectDevice(mode: string): NativeDeviceInfo;
   memory(): { cpu: NativeMemoryStats; cuda?: NativeMemoryStats };
+  setMemoryLimit(device: "cpu" | "cuda", bytes: number): number;
   importArrow(typeId: number, chunks: NativeArrowChunk[]): ColumnHandle;
   exportArrow(column: ColumnHandle): NativeArrowExport;
   /** typeId -1: infer from the values. */

@@ -103,7 +103,16 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
   const memo = new Map<ExprNode, string>();
   const outputs = exprs.map((expr) => {
     const name = expr.outputName;
+    const rewritten = new Map<ExprNode, ExprNode>();
     const rewrite = (node: ExprNode): ExprNode => {
+      let out = rewritten.get(node);
+      if (out === undefined) {
+        out = rewriteOnce(node);
+        rewritten.set(node, out);
+      }
+      return out;
+    };
+    const rewriteOnce = (node: ExprNode): ExprNode => {
       if (node.op === "agg" && node.agg) {
         if (node.args.some(hasAggregates)) {
           throw new InvalidArgumentError(`groupBy().agg: "${name}" nests an aggregation inside another; that is not supported`);

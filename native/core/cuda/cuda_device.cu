@@ -17,7 +17,7 @@ void cuda_check(cudaError_t status, const char* what, std::size_t bytes) {
   std::string message = std::string(what) + ": " + cudaGetErrorString(status);
   if (status == cudaErrorMemoryAllocation) {
     throw OutOfMemoryError(bytes, "GPU out of memory allocating " + std::to_string(bytes) +
-                                      " bytes (" + message + ")");
+                                      " bytes (" + message + ")", -1, "cuda");
   }
   throw Error(ErrorCode::Internal, message);
 }
@@ -36,6 +36,11 @@ class CudaDevice final : public Device {
     // Keep freed memory in the pool instead of returning it to the driver at every sync.
     uint64_t threshold = UINT64_MAX;
     GPUDF_CUDA_TRY(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    // The default memory limit: what the device has free when gpudf starts using it, so a
+    // query that cannot fit fails with OutOfMemoryError naming the limit.
+    std::size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) set_limit(static_cast<int64_t>(free_bytes));
+    else cudaGetLastError();
   }
   DeviceKind kind() const noexcept override { return DeviceKind::Cuda; }
   std::string name() const override { return "cuda:" + std::to_string(ordinal_) + " " + gpu_name_; }

@@ -383,8 +383,10 @@ ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
   std::vector<uint64_t> radix(nk), mult(nk);
   uint64_t total = 1;
   for (size_t k = nk; k-- > 0;) {
-    const uint64_t span = lo[k] <= hi[k] ? uint64_t(hi[k]) - uint64_t(lo[k]) + 1 : 0;
-    if (span > (uint64_t(1) << 62)) return nullptr;
+    // The width is compared before adding 1: INT64_MIN..INT64_MAX would wrap the span to 0.
+    const uint64_t width = lo[k] <= hi[k] ? uint64_t(hi[k]) - uint64_t(lo[k]) : 0;
+    if (width >= (uint64_t(1) << 62)) return nullptr;
+    const uint64_t span = lo[k] <= hi[k] ? width + 1 : 0;
     radix[k] = span + (nulls[k] && !drop_nulls ? 1 : 0);
     if (radix[k] == 0) radix[k] = 1;
     mult[k] = total;

@@ -116,7 +116,11 @@ bool key_range(const std::vector<ColumnView>& keys, int64_t& min, uint64_t& span
   });
   if (lo.load() > hi.load()) return false;
   min = lo.load();
-  span = uint64_t(hi.load()) - uint64_t(min) + 1;  // no overflow: int64 range
+  // Keys from INT64_MIN to INT64_MAX span 2^64 values, which uint64 cannot hold (the +1 would
+  // wrap to 0 and size a zero-slot table); such a key is no range.
+  const uint64_t width = uint64_t(hi.load()) - uint64_t(min);
+  if (width == UINT64_MAX) return false;
+  span = width + 1;
   return true;
 }
 

@@ -5,30 +5,31 @@
  * not a bare column or literal); the largest repeated one is taken first.
  */
 import { col, type ExprNode } from "../../expr.js";
-import { columnsOf, hasAggregates, nodeKey, rewrite, treeSize } from "../../expr_tree.js";
+import { columnsOf, hasAggregates, memoisedPredicate, nodeKey, occurrences, rewrite, treeSize } from "../../expr_tree.js";
 import { aggregateNode, keepsHeight, projectNode, type LogicalPlan, type NamedNode } from "../plan.js";
 import { mapPlan, parentCounts } from "./walk.js";
 
 const cseName = (i: number): string => `__gpudf_cse_${i}`;
 
 function candidate(n: ExprNode): boolean {
-  return n.op !== "col" && n.op !== "lit" && n.op !== "alias" && n.op !== "agg" && !hasAggregates(n) && columnsOf(n).size > 0;
+  return n.op !== "col" && n.op !== "lit" && n.op !== "alias" && n.op !== "agg" && !hasAggregates(n) && readsAnyColumn(n);
 }
+
+const readsAnyColumn = memoisedPredicate((n, ask) => n.op === "col" || n.args.some(ask));
 
 /** Occurrences of each candidate subtree (by structure) in the trees, counted per occurrence. */
 function counts(roots: readonly ExprNode[]): Map<string, { node: ExprNode; count: number }> {
   const out = new Map<string, { node: ExprNode; count: number }>();
   const memo = new Map<ExprNode, string>();
-  const visit = (n: ExprNode): void => {
-    if (candidate(n)) {
-      const k = nodeKey(n, memo);
-      const e = out.get(k);
-      if (e) e.count++;
-      else out.set(k, { node: n, count: 1 });
-    }
-    n.args.forEach(visit);
-  };
-  roots.forEach(visit);
+  // Each distinct node once, with how often it occurs (shared subtrees would make a walk per
+  // occurrence exponential).
+  for (const [n, times] of occurrences(roots)) {
+    if (!candidate(n)) continue;
+    const k = nodeKey(n, memo);
+    const e = out.get(k);
+    if (e) e.count += times;
+    else out.set(k, { node: n, count: times });
+  }
   return out;
 }
 
@@ -78,7 +79,10 @@ export function commonSubexpressions(plan: LogicalPlan): LogicalPlan {
       // already computed once when the plan is lowered, so count each distinct input once).
       const inputs = new Map<string, ExprNode>();
       const memo = new Map<ExprNode, string>();
+      const collected = new Set<ExprNode>();
       const collect = (n: ExprNode): void => {
+        if (collected.has(n)) return;
+        collected.add(n);
         if (n.op === "agg") for (const a of n.args) inputs.set(nodeKey(a, memo), a);
         else n.args.forEach(collect);
       };

@@ -11,7 +11,7 @@
  */
 import { ensureDevice } from "../../device.js";
 import { serializeExpr, type ExprNode } from "../../expr.js";
-import { columnsOf, hasAggregates, rewrite } from "../../expr_tree.js";
+import { columnsOf, hasAggregates, memoisedPredicate, rewrite } from "../../expr_tree.js";
 import { native } from "../../native/addon.js";
 import { literalOf } from "../../ops/aggregate.js";
 import { aggregateNode, filterNode, projectNode, typeOf, type LogicalPlan, type NamedNode, type Schema } from "../plan.js";
@@ -28,10 +28,9 @@ function fixedLiteral(n: ExprNode): boolean {
   return typeof v === "string" || typeof v === "boolean" || v instanceof Date;
 }
 
-function foldable(n: ExprNode): boolean {
-  if (n.op === "lit") return fixedLiteral(n);
-  return n.op !== "col" && n.op !== "agg" && n.args.length > 0 && n.args.every(foldable);
-}
+const foldable = memoisedPredicate((n, ask) =>
+  n.op === "lit" ? fixedLiteral(n) : n.op !== "col" && n.op !== "agg" && n.args.length > 0 && n.args.every(ask),
+);
 
 function fold(n: ExprNode): ExprNode {
   ensureDevice();
