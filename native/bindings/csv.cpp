@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "bindings/napi.hpp"
+#include "bindings/read_worker.hpp"
 #include "core/error.hpp"
 #include "io/csv_reader.hpp"
 #include "io/csv_writer.hpp"
@@ -139,91 +140,25 @@ struct Source {
   }
 };
 
-/// What a finished read hands back to the JS thread.
-struct Completion {
-  Napi::Promise::Deferred deferred;
-  csv::CsvResult result;
-  std::exception_ptr error;
-  void settle(Napi::Env env) {
-    Napi::HandleScope scope(env);
-    if (error) {
-      deferred.Reject(error_from(env, error));
-      return;
-    }
-    try {
-      deferred.Resolve(wrap_result(env, result));
-    } catch (...) {
-      deferred.Reject(error_from_current(env));
-    }
-  }
-};
-
-class CsvWorker : public Napi::AsyncWorker {
+/// readCSV's async form: the source loaded (a file mapped) and parsed on a worker thread.
+class CsvWorker : public ProgressReadWorker<csv::CsvResult> {
  public:
   CsvWorker(Napi::Env env, const Napi::Value& source, csv::CsvOptions options, Device& device,
             const Napi::Value& on_progress)
-      : Napi::AsyncWorker(env, "gpudf.readCSV"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+      : ProgressReadWorker(env, "gpudf.readCSV", on_progress, wrap_result),
         source_(source, true),
         options_(std::move(options)),
-        device_(device) {
-    if (on_progress.IsFunction()) {
-      progress_ = Napi::ThreadSafeFunction::New(env, on_progress.As<Napi::Function>(), "gpudf.readCSV.progress", 0, 1);
-    }
-  }
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      source_.load();
-      csv::ProgressFn report;
-      if (progress_) {
-        report = [this](int64_t done, int64_t total) {
-          // At most one report per percent, so the event loop is not flooded.
-          // Under a lock, so reports are queued in increasing order.
-          int64_t pct = total > 0 ? done * 100 / total : 100;
-          std::lock_guard<std::mutex> lock(progress_mutex_);
-          if (pct <= last_pct_) return;
-          last_pct_ = pct;
-          auto* args = new std::pair<double, double>(double(done), double(total));
-          progress_->NonBlockingCall(args, [](Napi::Env env, Napi::Function fn, std::pair<double, double>* a) {
-            fn.Call({Napi::Number::New(env, a->first), Napi::Number::New(env, a->second)});
-            delete a;
-          });
-        };
-      }
-      result_ = csv::read_csv(source_.data, source_.size, options_, device_, report, source_.release());
-    } catch (...) {
-      error_ = std::current_exception();
-    }
-  }
-
-  void OnOK() override {
-    auto* done = new Completion{deferred_, std::move(result_), error_};
-    if (!progress_) {
-      done->settle(Env());
-      delete done;
-      return;
-    }
-    // Settle through the progress queue: calls run in order, so every progress report reaches
-    // JS before the promise settles.
-    progress_->NonBlockingCall(done, [](Napi::Env env, Napi::Function, Completion* c) {
-      c->settle(env);
-      delete c;
-    });
-    progress_->Release();
-  }
+        device_(device) {}
 
  private:
-  Napi::Promise::Deferred deferred_;
+  csv::CsvResult run(const Report& report) override {
+    source_.load();
+    return csv::read_csv(source_.data, source_.size, options_, device_, report, source_.release());
+  }
+
   Source source_;
   csv::CsvOptions options_;
   Device& device_;
-  std::optional<Napi::ThreadSafeFunction> progress_;
-  std::mutex progress_mutex_;
-  int64_t last_pct_ = -1;
-  csv::CsvResult result_;
-  std::exception_ptr error_;
 };
 
 // readCSV(source, options, onProgress?) -> Promise<{ names, columns }>

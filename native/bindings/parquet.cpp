@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "bindings/napi.hpp"
+#include "bindings/read_worker.hpp"
 #include "core/error.hpp"
 #include "io/file_sink.hpp"
 #include "io/parquet_reader.hpp"
@@ -192,84 +193,21 @@ Napi::Object wrap_read(Napi::Env env, parquet::ParquetResult& r) {
   return out;
 }
 
-/// What a finished read hands back to the JS thread.
-struct Completion {
-  Napi::Promise::Deferred deferred;
-  parquet::ParquetResult result;
-  std::exception_ptr error;
-  void settle(Napi::Env env) {
-    Napi::HandleScope scope(env);
-    if (error) {
-      deferred.Reject(error_from(env, error));
-      return;
-    }
-    try {
-      deferred.Resolve(wrap_read(env, result));
-    } catch (...) {
-      deferred.Reject(error_from_current(env));
-    }
-  }
-};
-
-class ParquetReadWorker : public Napi::AsyncWorker {
+/// readParquet's async form: the file read and decoded on a worker thread (and the CPU pool).
+class ParquetReadWorker : public ProgressReadWorker<parquet::ParquetResult> {
  public:
   ParquetReadWorker(Napi::Env env, const Napi::Value& source, ReadRequest req, Device& device, const Napi::Value& on_progress)
-      : Napi::AsyncWorker(env, "gpudf.readParquet"),
-        deferred_(Napi::Promise::Deferred::New(env)),
+      : ProgressReadWorker(env, "gpudf.readParquet", on_progress, wrap_read),
         source_(source),
         req_(std::move(req)),
-        device_(device) {
-    if (on_progress.IsFunction()) {
-      progress_ = Napi::ThreadSafeFunction::New(env, on_progress.As<Napi::Function>(), "gpudf.readParquet.progress", 0, 1);
-    }
-  }
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  void Execute() override {
-    try {
-      parquet::ParquetProgress report;
-      if (progress_) {
-        report = [this](int64_t done, int64_t total) {
-          const int64_t pct = total > 0 ? done * 100 / total : 100;
-          if (pct <= last_pct_) return;  // at most one report per percent (called under a lock)
-          last_pct_ = pct;
-          auto* args = new std::pair<double, double>(double(done), double(total));
-          progress_->NonBlockingCall(args, [](Napi::Env env, Napi::Function fn, std::pair<double, double>* a) {
-            fn.Call({Napi::Number::New(env, a->first), Napi::Number::New(env, a->second)});
-            delete a;
-          });
-        };
-      }
-      result_ = run_read(source_, req_, device_, report);
-    } catch (...) {
-      error_ = std::current_exception();
-    }
-  }
-
-  void OnOK() override {
-    auto* done = new Completion{deferred_, std::move(result_), error_};
-    if (!progress_) {
-      done->settle(Env());
-      delete done;
-      return;
-    }
-    // Settled through the progress queue, so every report reaches JS before the promise settles.
-    progress_->NonBlockingCall(done, [](Napi::Env env, Napi::Function, Completion* c) {
-      c->settle(env);
-      delete c;
-    });
-    progress_->Release();
-  }
+        device_(device) {}
 
  private:
-  Napi::Promise::Deferred deferred_;
+  parquet::ParquetResult run(const Report& report) override { return run_read(source_, req_, device_, report); }
+
   ReadSource source_;
   ReadRequest req_;
   Device& device_;
-  std::optional<Napi::ThreadSafeFunction> progress_;
-  int64_t last_pct_ = -1;
-  parquet::ParquetResult result_;
-  std::exception_ptr error_;
 };
 
 // readParquet(source, options, onProgress?) -> Promise<{ names, columns }>
