@@ -161,6 +161,8 @@ bool less_stat(TypeId t, const std::string& a, const std::string& b) {
     case Physical::Int32: return t == TypeId::UInt32 ? less_as<uint32_t>(a, b) : less_as<int32_t>(a, b);
     case Physical::Int64: return t == TypeId::UInt64 ? less_as<uint64_t>(a, b) : less_as<int64_t>(a, b);
     case Physical::ByteArray: return a < b;
+    case Physical::Int96:
+    case Physical::FixedLenByteArray: break;  // never written by gpudf
   }
   return false;
 }
@@ -229,6 +231,8 @@ void finish_body(EncodedPage& page, const std::string& plain, Codec codec, int z
     case Codec::Zstd:
       zstd::compress(reinterpret_cast<const uint8_t*>(plain.data()), plain.size(), zstd_level, page.body);
       break;
+    default:  // the other codecs are read, never written
+      GPUDF_FAIL(Internal, "the Parquet writer compresses with zstd, snappy or nothing");
   }
   constexpr int64_t kMax = std::numeric_limits<int32_t>::max();
   GPUDF_EXPECTS(page.uncompressed_body <= kMax && int64_t(page.body.size()) <= kMax, InvalidArgument,
