@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { col, DataFrame, InvalidArgumentError, memory, OutOfMemoryError, setMemoryLimit } from "../src/index.js";
+import { col, DataFrame, device, InvalidArgumentError, memory, OutOfMemoryError, setMemoryLimit } from "../src/index.js";
 import { parseByteSize } from "../src/device.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -15,10 +15,14 @@ describe("setMemoryLimit", () => {
     const n = 2_000_000;
     const df = new DataFrame({ x: Float64Array.from({ length: n }, (_, i) => i) });
     const want = (n * (n - 1)) / 2;
-    const live = memory().cpu.liveBytes;
+    // The limit of the device the data lives on (the CUDA backend's own on a GPU or the simulator).
+    const dev = device().name;
+    const stats = () => memory()[dev]!;
+    const before = setMemoryLimit({})[dev];
+    const live = stats().liveBytes;
     const limit = live + 4 * 2 ** 20;
     try {
-      expect(setMemoryLimit({ cpu: limit }).cpu).toBe(limit);
+      expect(setMemoryLimit({ [dev]: limit })[dev]).toBe(limit);
       let caught: unknown;
       try {
         df.select(col("x").mul(2).alias("y"));
@@ -30,14 +34,14 @@ describe("setMemoryLimit", () => {
       expect(oom.code).toBe("ERR_OUT_OF_MEMORY");
       expect(oom.requestedBytes).toBeGreaterThanOrEqual(n * 8);
       expect(oom.limitBytes).toBe(limit);
-      expect(oom.device).toBe("cpu");
-      expect(memory().cpu.liveBytes).toBe(live); // nothing of the failed op is left
+      expect(oom.device).toBe(dev);
+      expect(stats().liveBytes).toBe(live); // nothing of the failed op is left
       expect(df.getColumn("x").sum()).toBe(want);
       expect(df.height).toBe(n);
       // Small work under the limit still runs.
       expect(df.head(3).getColumn("x").toArray()).toEqual([0, 1, 2]);
     } finally {
-      expect(setMemoryLimit({ cpu: null }).cpu).toBe(-1);
+      expect(setMemoryLimit({ [dev]: before < 0 ? null : before })[dev]).toBe(before);
     }
     const y = df.select(col("x").mul(2).alias("y"));
     expect(y.getColumn("y").sum()).toBe(2 * want);
