@@ -85,19 +85,6 @@ csv::CsvOptions parse_options(const Napi::Value& value) {
   return opt;
 }
 
-Napi::Object wrap_result(Napi::Env env, csv::CsvResult& result) {
-  Napi::Object out = Napi::Object::New(env);
-  Napi::Array names = Napi::Array::New(env, result.names.size());
-  Napi::Array columns = Napi::Array::New(env, result.columns.size());
-  for (uint32_t i = 0; i < result.names.size(); ++i) {
-    names.Set(i, result.names[i]);
-    columns.Set(i, ColumnHandle::Wrap(env, std::move(result.columns[i])));
-  }
-  out.Set("names", names);
-  out.Set("columns", columns);
-  return out;
-}
-
 /// The bytes to parse: a file read on the worker thread, or a Buffer's bytes. A worker thread
 /// reads its own copy (`owned`): JS may detach or transfer the buffer while the parse runs,
 /// which frees its memory whatever reference is held. The synchronous read parses in place.
@@ -145,7 +132,7 @@ class CsvWorker : public ProgressReadWorker<csv::CsvResult> {
  public:
   CsvWorker(Napi::Env env, const Napi::Value& source, csv::CsvOptions options, Device& device,
             const Napi::Value& on_progress)
-      : ProgressReadWorker(env, "gpudf.readCSV", on_progress, wrap_result),
+      : ProgressReadWorker(env, "gpudf.readCSV", on_progress, wrap_named_columns<csv::CsvResult>),
         source_(source, true),
         options_(std::move(options)),
         device_(device) {}
@@ -180,7 +167,7 @@ Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
     csv::CsvOptions options = parse_options(info[1]);
     source.load();
     csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env), {}, source.release());
-    return wrap_result(env, result);
+    return wrap_named_columns(env, result);
   });
 }
 

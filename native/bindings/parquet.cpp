@@ -180,24 +180,11 @@ parquet::ParquetResult run_read(const ReadSource& src, const ReadRequest& req, D
   return parquet::read_parquet(file, req.options, device, progress);
 }
 
-Napi::Object wrap_read(Napi::Env env, parquet::ParquetResult& r) {
-  Napi::Object out = Napi::Object::New(env);
-  Napi::Array names = Napi::Array::New(env, r.names.size());
-  Napi::Array columns = Napi::Array::New(env, r.columns.size());
-  for (uint32_t i = 0; i < r.names.size(); ++i) {
-    names.Set(i, r.names[i]);
-    columns.Set(i, ColumnHandle::Wrap(env, std::move(r.columns[i])));
-  }
-  out.Set("names", names);
-  out.Set("columns", columns);
-  return out;
-}
-
 /// readParquet's async form: the file read and decoded on a worker thread (and the CPU pool).
 class ParquetReadWorker : public ProgressReadWorker<parquet::ParquetResult> {
  public:
   ParquetReadWorker(Napi::Env env, const Napi::Value& source, ReadRequest req, Device& device, const Napi::Value& on_progress)
-      : ProgressReadWorker(env, "gpudf.readParquet", on_progress, wrap_read),
+      : ProgressReadWorker(env, "gpudf.readParquet", on_progress, wrap_named_columns<parquet::ParquetResult>),
         source_(source),
         req_(std::move(req)),
         device_(device) {}
@@ -229,7 +216,7 @@ Napi::Value ReadParquetSync(const Napi::CallbackInfo& info) {
     ReadSource src(info[0]);
     ReadRequest req = parse_read_options(info[1]);
     parquet::ParquetResult r = run_read(src, req, active_device(env), {});
-    return wrap_read(env, r);
+    return wrap_named_columns(env, r);
   });
 }
 

@@ -15,6 +15,22 @@
 
 namespace gpudf::js {
 
+/// A reader's result ({ names, columns }) as the JS object the readers return; the columns are
+/// moved into their handles.
+template <typename Result>
+Napi::Object wrap_named_columns(Napi::Env env, Result& result) {
+  Napi::Object out = Napi::Object::New(env);
+  Napi::Array names = Napi::Array::New(env, result.names.size());
+  Napi::Array columns = Napi::Array::New(env, result.columns.size());
+  for (uint32_t i = 0; i < result.names.size(); ++i) {
+    names.Set(i, result.names[i]);
+    columns.Set(i, ColumnHandle::Wrap(env, std::move(result.columns[i])));
+  }
+  out.Set("names", names);
+  out.Set("columns", columns);
+  return out;
+}
+
 template <typename Result>
 class ProgressReadWorker : public Napi::AsyncWorker {
  public:
