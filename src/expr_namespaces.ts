@@ -60,18 +60,27 @@ export class ExprString {
     return this.#op("like", { value: pattern(likePattern, "like") });
   }
   /**
-   * Lower case: ASCII, Latin-1, basic Greek and Cyrillic letters; other characters unchanged.
+   * Lower case by the full Unicode mappings, with the final-sigma rule ("ΣΑΣ" -> "σας").
    * @example col("s").str.toLowerCase()
    */
   toLowerCase(): Expr {
     return this.#op("toLowerCase");
   }
   /**
-   * Upper case: ASCII, Latin-1, basic Greek and Cyrillic letters; other characters unchanged.
-   * @example col("s").str.toUpperCase()
+   * Upper case by the full Unicode mappings: a character may become several ("ß" -> "SS").
+   * @example col("s").str.toUpperCase()   // "δέλτα" -> "ΔΈΛΤΑ"
    */
   toUpperCase(): Expr {
     return this.#op("toUpperCase");
+  }
+  /**
+   * Title case: the first character of every word by its Unicode title mapping, the rest lower
+   * case. Words are runs of alphanumeric characters: any other character starts a new word, as
+   * in Polars ("you talkin' to me?" -> "You Talkin' To Me?").
+   * @example col("name").str.toTitleCase()   // "jean-luc picard" -> "Jean-Luc Picard"
+   */
+  toTitleCase(): Expr {
+    return this.#op("toTitleCase");
   }
   /**
    * `length` characters from character `start` (negative: from the end); all the rest when

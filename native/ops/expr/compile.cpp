@@ -286,8 +286,8 @@ class Compiler {
     return node_val(add(op, TypeId::Bool, {a.node}, add_const(core, TypeId::Utf8)));
   }
 
-  /// lower/upper: the operand is materialised (it is the last node so far) and case mapped.
-  Val case_mapped(const NodeSpec& s, bool upper) {
+  /// lower/upper/title: the operand is materialised (it is the last node so far) and case mapped.
+  Val case_mapped(const NodeSpec& s, CaseMode mode) {
     Val a = arg(s, 0);
     emit_value(a);
     if (!is_string(a.type)) bad(s.op, a.type);
@@ -298,7 +298,7 @@ class Compiler {
     sub.const_types = prog_.const_types;
     sub.text = prog_.text;
     sub.rows = frame_.rows;
-    ColumnPtr mapped = case_map(expr::run(sub, device_), upper);
+    ColumnPtr mapped = case_map(expr::run(sub, device_), mode);
     prog_.inputs.push_back(mapped);
     return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
   }
@@ -473,8 +473,9 @@ class Compiler {
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
-    if (o == "str.toLowerCase") return case_mapped(s, false);
-    if (o == "str.toUpperCase") return case_mapped(s, true);
+    if (o == "str.toLowerCase") return case_mapped(s, CaseMode::Lower);
+    if (o == "str.toUpperCase") return case_mapped(s, CaseMode::Upper);
+    if (o == "str.toTitleCase") return case_mapped(s, CaseMode::Title);
     if (o == "str.slice") {
       Val a = arg(s, 0);
       emit_value(a);

@@ -468,34 +468,4 @@ void run_views_cpu(const Program& p, const ProgramView& view, Slot* views, uint8
   });
 }
 
-namespace {
-
-template <typename O>
-ColumnPtr case_map_typed(const ColumnView& v, bool upper) {
-  const O* off = v.string_offsets<O>();
-  const int64_t n = v.size;
-  const int64_t base = n ? off[0] : 0;
-  const int64_t bytes = n ? off[n] - base : 0;
-  ColumnPtr out = Column::allocate(cpu_device(), v.type, n, v.validity != nullptr, bytes);
-  O* out_off = reinterpret_cast<O*>(out->offsets()->data());
-  const char* src = reinterpret_cast<const char*>(v.data);
-  char* dst = reinterpret_cast<char*>(out->data()->data());
-  cpu_pool().parallel_for(n, 4096, [&](int64_t i0, int64_t i1) {
-    for (int64_t i = i0; i < i1; ++i) {
-      out_off[i] = O(off[i] - base);
-      utf8_case_map(src + off[i], off[i + 1] - off[i], dst + (off[i] - base), upper);
-    }
-  });
-  out_off[n] = O(bytes);
-  if (v.validity) copy_bits(out->validity()->data(), 0, v.validity, v.offset, n);
-  return out;
-}
-
-}  // namespace
-
-ColumnPtr case_map_cpu(const ColumnPtr& strings, bool upper) {
-  ColumnView v = strings->view();
-  return v.type == TypeId::Utf8 ? case_map_typed<int32_t>(v, upper) : case_map_typed<int64_t>(v, upper);
-}
-
 }  // namespace gpudf::expr::detail

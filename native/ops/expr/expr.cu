@@ -3,6 +3,7 @@
 // String results are written as views, then offsets (CUB scan) and bytes are gathered.
 #include <cub/device/device_scan.cuh>
 
+#include <limits>
 #include <vector>
 
 #include "core/cuda/cuda_utils.cuh"
@@ -164,36 +165,57 @@ ColumnPtr run_cuda(const Program& p) {
 
 namespace {
 
+/// Pass 1: the case-mapped byte length of every row, into sizes[0..rows) (sizes[rows] = 0).
 template <typename O>
-__global__ void case_map_kernel(const O* in_off, const char* src, const uint8_t* in_bits, int64_t in_offset,
-                                int64_t rows, O* out_off, char* dst, uint32_t* out_bits, bool upper) {
-  const O base = in_off[0];
+__global__ void case_size_kernel(const O* in_off, const char* src, int64_t rows, CaseMode mode, int64_t* sizes) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < rows; i += int64_t(gridDim.x) * blockDim.x) {
-    out_off[i] = in_off[i] - base;
-    if (i == rows - 1) out_off[rows] = in_off[rows] - base;
-    utf8_case_map(src + in_off[i], in_off[i + 1] - in_off[i], dst + (in_off[i] - base), upper);
+    sizes[i] = utf8_case_convert(src + in_off[i], int64_t(in_off[i + 1] - in_off[i]), mode, nullptr);
+    if (i == rows - 1) sizes[rows] = 0;
+  }
+}
+
+/// Pass 2: rows written at their scanned starts; offsets and validity set.
+template <typename O>
+__global__ void case_write_kernel(const O* in_off, const char* src, const uint8_t* in_bits, int64_t in_offset,
+                                  int64_t rows, CaseMode mode, const int64_t* starts, O* out_off, char* dst,
+                                  uint32_t* out_bits) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < rows; i += int64_t(gridDim.x) * blockDim.x) {
+    out_off[i] = O(starts[i]);
+    if (i == rows - 1) out_off[rows] = O(starts[rows]);
+    utf8_case_convert(src + in_off[i], int64_t(in_off[i + 1] - in_off[i]), mode, dst ? dst + starts[i] : nullptr);
     if (in_bits && bit_is_set(in_bits, in_offset + i)) atomicOr(out_bits + (i >> 5), 1u << (i & 31));
   }
 }
 
 template <typename O>
-ColumnPtr case_map_typed(const ColumnView& v, bool upper, cudaStream_t stream) {
+ColumnPtr case_map_typed(const ColumnView& v, CaseMode mode, cudaStream_t stream) {
   const int64_t n = v.size;
-  O ends[2] = {0, 0};
-  if (n) {
-    GPUDF_CUDA_TRY(cudaMemcpyAsync(&ends[0], v.string_offsets<O>(), sizeof(O), cudaMemcpyDeviceToHost, stream));
-    GPUDF_CUDA_TRY(cudaMemcpyAsync(&ends[1], v.string_offsets<O>() + n, sizeof(O), cudaMemcpyDeviceToHost, stream));
-    GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
-  }
-  ColumnPtr out = Column::allocate(cuda_device(), v.type, n, v.validity != nullptr, int64_t(ends[1] - ends[0]));
+  Device& dev = cuda_device();
   if (n == 0) {
-    cuda_device().memset(out->offsets()->data(), 0, out->offsets()->size());
+    ColumnPtr out = Column::allocate(dev, v.type, 0, v.validity != nullptr, 0);
+    dev.memset(out->offsets()->data(), 0, out->offsets()->size());
     return out;
   }
-  case_map_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(
-      v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, n,
-      reinterpret_cast<O*>(out->offsets()->data()), reinterpret_cast<char*>(out->data() ? out->data()->data() : nullptr),
-      reinterpret_cast<uint32_t*>(out->validity() ? out->validity()->data() : nullptr), upper);
+  const O* in_off = v.string_offsets<O>();
+  const char* src = reinterpret_cast<const char*>(v.data);
+  BufferPtr starts = Buffer::allocate(dev, size_t(n + 1) * sizeof(int64_t));
+  int64_t* st = reinterpret_cast<int64_t*>(starts->data());
+  case_size_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(in_off, src, n, mode, st);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  size_t temp_bytes = 0;
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, st, st, n + 1, stream));
+  BufferPtr temp = Buffer::allocate(dev, temp_bytes);
+  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp ? temp->data() : nullptr, temp_bytes, st, st, n + 1, stream));
+  int64_t total = 0;
+  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, st + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  GPUDF_EXPECTS(total <= int64_t(std::numeric_limits<O>::max()), InvalidArgument,
+                "the case-mapped strings exceed the 2 GiB a utf8 column holds; cast to large_utf8 first");
+  ColumnPtr out = Column::allocate(dev, v.type, n, v.validity != nullptr, total);
+  case_write_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(
+      in_off, src, v.validity, v.offset, n, mode, st, reinterpret_cast<O*>(out->offsets()->data()),
+      reinterpret_cast<char*>(total && out->data() ? out->data()->data() : nullptr),
+      reinterpret_cast<uint32_t*>(out->validity() ? out->validity()->data() : nullptr));
   GPUDF_CUDA_TRY(cudaGetLastError());
   GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
   return out;
@@ -201,11 +223,11 @@ ColumnPtr case_map_typed(const ColumnView& v, bool upper, cudaStream_t stream) {
 
 }  // namespace
 
-ColumnPtr case_map_cuda(const ColumnPtr& strings, bool upper) {
+ColumnPtr case_map_cuda(const ColumnPtr& strings, CaseMode mode) {
   ColumnView v = strings->view();
   cudaStream_t stream = cuda_current_stream();
-  return v.type == TypeId::Utf8 ? case_map_typed<int32_t>(v, upper, stream)
-                                : case_map_typed<int64_t>(v, upper, stream);
+  return v.type == TypeId::Utf8 ? case_map_typed<int32_t>(v, mode, stream)
+                                : case_map_typed<int64_t>(v, mode, stream);
 }
 
 }  // namespace gpudf::expr::detail

@@ -9,6 +9,7 @@
 
 #include "core/column.hpp"
 #include "ops/expr/program.hpp"
+#include "ops/expr/unicode_case.hpp"
 
 namespace gpudf::expr {
 
@@ -61,20 +62,20 @@ ColumnPtr evaluate(const std::vector<NodeSpec>& specs, const Frame& frame, Devic
 /// as byte masks (predicate_cpu.cpp); anything else runs as evaluate() does.
 ColumnPtr evaluate_predicate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device);
 
-/// A string column with lower/upper case mapping applied (byte lengths preserved; see text.hpp).
-ColumnPtr case_map(const ColumnPtr& strings, bool upper);
+/// A string column case mapped by the full Unicode mappings (unicode_case.hpp).
+ColumnPtr case_map(const ColumnPtr& strings, CaseMode mode);
 
 namespace detail {
 /// Fixed-width results: fills `out` (allocated with a validity bitmap) from the program.
 void run_fixed_cpu(const Program& p, const ProgramView& view, Column& out);
 /// String results: one (pointer, length) view per row plus validity bytes.
 void run_views_cpu(const Program& p, const ProgramView& view, Slot* views, uint8_t* valid);
-ColumnPtr case_map_cpu(const ColumnPtr& strings, bool upper);
+ColumnPtr case_map_cpu(const ColumnPtr& strings, CaseMode mode);
 /// Fills `out` (bool, no validity, p.rows rows) when the program is such a conjunction.
 bool conjunction_mask_cpu(const Program& p, const ProgramView& view, Column& out);
 #ifdef GPUDF_WITH_CUDA
 ColumnPtr run_cuda(const Program& p);
-ColumnPtr case_map_cuda(const ColumnPtr& strings, bool upper);
+ColumnPtr case_map_cuda(const ColumnPtr& strings, CaseMode mode);
 #endif
 }  // namespace detail
 

@@ -86,11 +86,11 @@ ColumnPtr evaluate_predicate(const std::vector<NodeSpec>& specs, const Frame& fr
   return run(p, device);
 }
 
-ColumnPtr case_map(const ColumnPtr& strings, bool upper) {
+ColumnPtr case_map(const ColumnPtr& strings, CaseMode mode) {
 #ifdef GPUDF_WITH_CUDA
-  if (strings->device().kind() == DeviceKind::Cuda) return detail::case_map_cuda(strings, upper);
+  if (strings->device().kind() == DeviceKind::Cuda) return detail::case_map_cuda(strings, mode);
 #endif
-  return detail::case_map_cpu(strings, upper);
+  return detail::case_map_cpu(strings, mode);
 }
 
 }  // namespace gpudf::expr

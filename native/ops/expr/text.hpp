@@ -93,44 +93,6 @@ GPUDF_HD inline bool str_like(Slot v, Slot p) {
   return pi == p.n;
 }
 
-/// Case mapping that keeps every character's byte length, so offsets are unchanged: ASCII,
-/// Latin-1 letters (U+00C0..U+00FE but not U+00D7/U+00F7; U+00DF and U+00FF unchanged), basic
-/// Greek (U+0391..U+03A9 <-> U+03B1..U+03C9, not U+03A2/U+03C2) and Cyrillic (U+0400..U+042F <->
-/// U+0430..U+045F). Writes n bytes of `src` mapped into `dst`.
-GPUDF_HD inline void utf8_case_map(const char* src, int64_t n, char* dst, bool upper) {
-  int64_t k = 0;
-  while (k < n) {
-    unsigned char c = static_cast<unsigned char>(src[k]);
-    if (c < 0x80) {
-      if (upper && c >= 'a' && c <= 'z') c = static_cast<unsigned char>(c - 32);
-      if (!upper && c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
-      dst[k++] = static_cast<char>(c);
-      continue;
-    }
-    if ((c & 0xE0) == 0xC0 && k + 1 < n && is_continuation(src[k + 1])) {
-      uint32_t cp = (uint32_t(c & 0x1F) << 6) | (static_cast<unsigned char>(src[k + 1]) & 0x3F);
-      uint32_t m = cp;
-      if (upper) {
-        if (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) m = cp - 0x20;
-        else if (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) m = cp - 0x20;
-        else if (cp >= 0x430 && cp <= 0x44F) m = cp - 0x20;
-        else if (cp >= 0x450 && cp <= 0x45F) m = cp - 0x50;
-      } else {
-        if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) m = cp + 0x20;
-        else if (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) m = cp + 0x20;
-        else if (cp >= 0x410 && cp <= 0x42F) m = cp + 0x20;
-        else if (cp >= 0x400 && cp <= 0x40F) m = cp + 0x50;
-      }
-      dst[k] = static_cast<char>(0xC0 | (m >> 6));
-      dst[k + 1] = static_cast<char>(0x80 | (m & 0x3F));
-      k += 2;
-      continue;
-    }
-    dst[k] = src[k];
-    ++k;
-  }
-}
-
 // ---- temporal (UTC, proleptic Gregorian) ----
 
 
