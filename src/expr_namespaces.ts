@@ -60,6 +60,14 @@ export class ExprString {
     return this.#op("like", { value: pattern(likePattern, "like") });
   }
   /**
+   * Case-insensitive `like` (SQL ILIKE): the string and the pattern are both lowercased by the
+   * full Unicode mappings first, so "STRASSE" and "Straße" differ but "ΣΟΦΙΑ" matches "σοφια".
+   * @example df.filter(col("name").str.ilike("%smith%"));
+   */
+  ilike(likePattern: string): Expr {
+    return this.#op("ilike", { value: pattern(likePattern, "ilike") });
+  }
+  /**
    * Lower case by the full Unicode mappings, with the final-sigma rule ("ΣΑΣ" -> "σας").
    * @example col("s").str.toLowerCase()
    */

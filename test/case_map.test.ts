@@ -80,4 +80,16 @@ describe("Unicode case mapping", () => {
     expect([0, 1, 2, 4, 5, 6, 7, 8].map((i) => got[i])).toEqual([0, 1, 2, 4, 5, 6, 7, 8].map((i) => ref[i]));
     expect(got[4]).toBe("Straße 9lives");
   });
+
+  it("ilike matches the lowercased string against the lowercased pattern", () => {
+    const rows = ["Straße", "STRASSE", "ΣΟΦΙΑ", "σοφια", "Big Smith & Co", "smithy", "", null, "ǅemal", "İstanbul"];
+    const likeRe = (p: string) => new RegExp("^" + Array.from(p).map((c) => (c === "%" ? ".*" : c === "_" ? "." : c.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("") + "$", "su");
+    const df = new DataFrame({ s: rows });
+    for (const pat of ["%smith%", "STRA%E", "σοφι_", "%ΦΙ%", "ǆ%", "i%", "%"]) {
+      const got = df.select(col("s").str.ilike(pat)).getColumn("s").toArray();
+      const re = likeRe(pat.toLowerCase());
+      expect(got, pat).toEqual(rows.map((r) => (r === null ? null : re.test(r.toLowerCase()))));
+    }
+    expect(() => new DataFrame({ n: [1] }).select(col("n").str.ilike("%"))).toThrow(/'str.ilike' is not supported for dtype/);
+  });
 });

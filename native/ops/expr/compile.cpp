@@ -268,8 +268,21 @@ class Compiler {
   /// str.like: a pattern whose only wildcards are leading and/or trailing `%` runs as
   /// contains / startsWith / endsWith / equality on the literal between them (the same answer,
   /// fewer steps); any other pattern runs the LIKE matcher (text.hpp str_like).
-  Val like(const NodeSpec& s) {
-    Val a = arg(s, 0);
+  Val like(const NodeSpec& s) { return like_of(s, arg(s, 0)); }
+
+  /// str.ilike: LIKE of the lowercased operand against the lowercased pattern (full Unicode
+  /// mappings, unicode_case.hpp), as DuckDB's ILIKE.
+  Val ilike(const NodeSpec& s) {
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a string");
+    Val lowered = case_mapped(s, CaseMode::Lower);
+    NodeSpec p = s;
+    const std::string& t = s.value.text;
+    p.value.text.assign(size_t(utf8_case_convert(t.data(), int64_t(t.size()), CaseMode::Lower, nullptr)), '\0');
+    utf8_case_convert(t.data(), int64_t(t.size()), CaseMode::Lower, p.value.text.data());
+    return like_of(p, lowered);
+  }
+
+  Val like_of(const NodeSpec& s, Val a) {
     emit_value(a);
     if (!is_string(a.type)) bad(s.op, a.type);
     GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a string");
@@ -473,6 +486,7 @@ class Compiler {
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
+    if (o == "str.ilike") return ilike(s);
     if (o == "str.toLowerCase") return case_mapped(s, CaseMode::Lower);
     if (o == "str.toUpperCase") return case_mapped(s, CaseMode::Upper);
     if (o == "str.toTitleCase") return case_mapped(s, CaseMode::Title);
