@@ -1,7 +1,6 @@
 // The CUDA backend of the expression interpreter: one kernel per program, one thread per row
 // (grid-stride), evaluating every node of that row with the same eval_node the CPU runs.
 // String results are written as views, then offsets (CUB scan) and bytes are gathered.
-#include <cub/device/device_scan.cuh>
 
 #include <limits>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "core/dispatch.hpp"
 #include "ops/expr/eval_element.hpp"
 #include "ops/expr/expr.hpp"
+#include "ops/gather/gather.hpp"
 
 namespace gpudf::expr::detail {
 namespace {
@@ -137,14 +137,9 @@ ColumnPtr run_cuda(const Program& p) {
   int64_t total = 0;
   if (rows > 0) {
     view_lengths<<<grid_for(rows), kBlock, 0, stream>>>(v, rows, st);
-    size_t temp_bytes = 0;
-    GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, st, st, rows + 1, stream));
-    BufferPtr temp = Buffer::allocate(dev, temp_bytes);
-    // The extra element (rows) is scanned from garbage-free zero: clear it first.
+    // The extra element (rows) is scanned from zero: clear it first.
     GPUDF_CUDA_TRY(cudaMemsetAsync(st + rows, 0, sizeof(int64_t), stream));
-    GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp ? temp->data() : nullptr, temp_bytes, st, st, rows + 1, stream));
-    GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, st + rows, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-    GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+    total = gpudf::detail::exclusive_scan_cuda(dev, st, rows);
   }
   ColumnPtr out = Column::allocate(dev, type, rows, true, total);
   char* bytes = reinterpret_cast<char*>(out->data() ? out->data()->data() : nullptr);
@@ -202,13 +197,7 @@ ColumnPtr case_map_typed(const ColumnView& v, CaseMode mode, cudaStream_t stream
   int64_t* st = reinterpret_cast<int64_t*>(starts->data());
   case_size_kernel<O><<<grid_for(n), kBlock, 0, stream>>>(in_off, src, n, mode, st);
   GPUDF_CUDA_TRY(cudaGetLastError());
-  size_t temp_bytes = 0;
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, st, st, n + 1, stream));
-  BufferPtr temp = Buffer::allocate(dev, temp_bytes);
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp ? temp->data() : nullptr, temp_bytes, st, st, n + 1, stream));
-  int64_t total = 0;
-  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, st + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  const int64_t total = gpudf::detail::exclusive_scan_cuda(dev, st, n);
   GPUDF_EXPECTS(total <= int64_t(std::numeric_limits<O>::max()), InvalidArgument,
                 "the case-mapped strings exceed the 2 GiB a utf8 column holds; cast to large_utf8 first");
   ColumnPtr out = Column::allocate(dev, v.type, n, v.validity != nullptr, total);

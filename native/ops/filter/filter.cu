@@ -1,12 +1,12 @@
 // CUDA filter: the selected row indices by CUB DeviceSelect::Flagged, then one gather per
 // column (validity packed 32 rows per thread, so no atomics; strings: lengths, scan, bytes).
-#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include "core/cuda/cuda_utils.cuh"
 #include "ops/filter/filter.hpp"
+#include "ops/gather/gather.hpp"
 
 namespace gpudf::detail {
 namespace {
@@ -62,13 +62,7 @@ ColumnPtr gather_string_column(const ColumnView& v, const int64_t* idx, int64_t 
   int64_t* st = reinterpret_cast<int64_t*>(starts->data());
   GPUDF_CUDA_TRY(cudaMemsetAsync(st, 0, size_t(n + 1) * sizeof(int64_t), stream));
   if (n) selected_lengths<O><<<grid_for(n), kBlock, 0, stream>>>(v, idx, n, st);
-  size_t temp_bytes = 0;
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, st, st, n + 1, stream));
-  BufferPtr temp = Buffer::allocate(dev, temp_bytes);
-  GPUDF_CUDA_TRY(cub::DeviceScan::ExclusiveSum(temp->data(), temp_bytes, st, st, n + 1, stream));
-  int64_t total = 0;
-  GPUDF_CUDA_TRY(cudaMemcpyAsync(&total, st + n, sizeof(int64_t), cudaMemcpyDeviceToHost, stream));
-  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  const int64_t total = exclusive_scan_cuda(dev, st, n);
   ColumnPtr out = Column::allocate(dev, v.type, n, v.validity != nullptr, total);
   O* out_off = reinterpret_cast<O*>(out->offsets()->data());
   if (n == 0) GPUDF_CUDA_TRY(cudaMemsetAsync(out_off, 0, sizeof(O), stream));
