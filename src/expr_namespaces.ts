@@ -1,10 +1,37 @@
 /**
  * The `.str` and `.dt` namespaces of Expr. They build nodes only; types are checked natively.
  */
+import { parseDType, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Expr, ExprNode } from "./expr.js";
 
 type Make = (node: ExprNode) => Expr;
+
+function width(value: unknown, fn: string): number {
+  if (!Number.isInteger(value) || (value as number) < 0) {
+    throw new InvalidArgumentError(`str.${fn}: the width must be an integer >= 0`);
+  }
+  return value as number;
+}
+
+function count(value: unknown, fn: string): number {
+  if (!Number.isInteger(value)) throw new InvalidArgumentError(`str.${fn}: n must be an integer`);
+  return value as number;
+}
+
+/** Options of the string -> date / timestamp parsers. */
+export interface StrptimeOptions {
+  /** A row that does not match is an error (ERR_CAST naming it) when true (default), else null. */
+  strict?: boolean;
+}
+
+/** Options of str.toDatetime. */
+export interface ToDatetimeOptions extends StrptimeOptions {
+  /** The timestamp's unit (default "us", as Polars). */
+  unit?: "s" | "ms" | "us" | "ns";
+  /** Only "UTC" (the zone every gpudf timestamp is in); an offset in the text (%z) is applied. */
+  timeZone?: string;
+}
 
 function pattern(value: unknown, fn: string): string {
   if (typeof value !== "string") throw new InvalidArgumentError(`str.${fn} expects a string`);
@@ -91,6 +118,94 @@ export class ExprString {
     return this.#op("toTitleCase");
   }
   /**
+   * Removes leading and trailing characters: whitespace (Unicode White_Space) by default, or any
+   * of the characters of `characters` (a set of code points, not a substring).
+   * @example col("s").str.strip()          // "  a b  " -> "a b"
+   * @example col("s").str.strip("-_")      // "--a_" -> "a"
+   */
+  strip(characters?: string): Expr {
+    return this.#op("strip", characters === undefined ? {} : { value: pattern(characters, "strip") });
+  }
+  /** `strip` at the start only. @example col("s").str.stripStart() */
+  stripStart(characters?: string): Expr {
+    return this.#op("stripStart", characters === undefined ? {} : { value: pattern(characters, "stripStart") });
+  }
+  /** `strip` at the end only. @example col("s").str.stripEnd(".") */
+  stripEnd(characters?: string): Expr {
+    return this.#op("stripEnd", characters === undefined ? {} : { value: pattern(characters, "stripEnd") });
+  }
+  /** Removes `prefix` once when the string starts with it. @example col("url").str.stripPrefix("https://") */
+  stripPrefix(prefix: string): Expr {
+    return this.#op("stripPrefix", { value: pattern(prefix, "stripPrefix") });
+  }
+  /** Removes `suffix` once when the string ends with it. @example col("f").str.stripSuffix(".csv") */
+  stripSuffix(suffix: string): Expr {
+    return this.#op("stripSuffix", { value: pattern(suffix, "stripSuffix") });
+  }
+  /**
+   * Pads at the start with `fill` (one character, default " ") to `length` characters; longer
+   * strings are unchanged. @example col("id").str.padStart(5, "0")   // "42" -> "00042"
+   */
+  padStart(length: number, fill = " "): Expr {
+    return this.#op("padStart", { params: [width(length, "padStart")], value: pattern(fill, "padStart") });
+  }
+  /** Pads at the end to `length` characters. @example col("s").str.padEnd(8, ".") */
+  padEnd(length: number, fill = " "): Expr {
+    return this.#op("padEnd", { params: [width(length, "padEnd")], value: pattern(fill, "padEnd") });
+  }
+  /**
+   * Pads with zeros at the start to `length` characters, after a leading sign, as Python and
+   * Polars. @example col("n").str.zfill(4)   // "-7" -> "-007"
+   */
+  zfill(length: number): Expr {
+    return this.#op("zfill", { params: [width(length, "zfill")] });
+  }
+  /** The first `n` characters; a negative `n` keeps all but the last -n. @example col("s").str.head(3) */
+  head(n: number): Expr {
+    return this.#op("head", { params: [count(n, "head")] });
+  }
+  /** The last `n` characters; a negative `n` keeps all but the first -n. @example col("s").str.tail(2) */
+  tail(n: number): Expr {
+    return this.#op("tail", { params: [count(n, "tail")] });
+  }
+  /** The characters (code points) in reverse order. @example col("s").str.reverse() */
+  reverse(): Expr {
+    return this.#op("reverse");
+  }
+  /**
+   * Parses text into `dtype` (date32 or a timestamp) by a chrono-style `format` ("%Y-%m-%d
+   * %H:%M:%S%.f"; docs/semantics.md lists the specifiers). Without a format, one is inferred from
+   * the first non-null value (ISO 8601 and the common day-first and slashed forms) and used for
+   * every row. The whole string must match. Strict by default: a row that does not match is an
+   * ERR_CAST naming it; `strict: false` makes such rows null.
+   * @example col("s").str.strptime("timestamp[ms]", "%d/%m/%Y %H:%M")
+   */
+  strptime(dtype: DType, format?: string, options: StrptimeOptions = {}): Expr {
+    const d = parseDType(dtype);
+    return this.#op("strptime", {
+      dtype: typeIdOf(d),
+      params: [options.strict === false ? 0 : 1],
+      ...(format === undefined ? {} : { value: pattern(format, "strptime") }),
+    });
+  }
+  /** Parses text into date32 (`strptime("date32", format)`). @example col("d").str.toDate("%Y%m%d") */
+  toDate(format?: string, options: StrptimeOptions = {}): Expr {
+    return this.strptime("date32", format, options);
+  }
+  /**
+   * Parses text into a timestamp (unit "us" unless given). @example col("t").str.toDatetime()
+   */
+  toDatetime(format?: string, options: ToDatetimeOptions = {}): Expr {
+    const unit = options.unit ?? "us";
+    if (!["s", "ms", "us", "ns"].includes(unit)) throw new InvalidArgumentError(`str.toDatetime: unknown unit "${unit}"`);
+    if (options.timeZone !== undefined && options.timeZone !== "UTC") {
+      throw new InvalidArgumentError(
+        `str.toDatetime: time zone "${options.timeZone}" is not supported; timestamps are UTC (an offset in the text, %z, is applied)`,
+      );
+    }
+    return this.strptime(`timestamp[${unit}]` as DType, format, options);
+  }
+  /**
    * `length` characters from character `start` (negative: from the end); all the rest when
    * `length` is omitted.
    * @example col("s").str.slice(0, 3)
@@ -114,8 +229,23 @@ export class ExprDateTime {
     this.#make = make;
   }
 
-  #op(op: string): Expr {
-    return this.#make({ op: `dt.${op}`, args: [this.#node] });
+  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
+    return this.#make({ op: `dt.${op}`, args: [this.#node], ...extra });
+  }
+
+  /**
+   * Formats as utf8 by a chrono-style `format` (docs/semantics.md lists the specifiers); without
+   * one, ISO 8601: "%Y-%m-%d" for dates, "%Y-%m-%d %H:%M:%S" plus the unit's fraction digits for
+   * timestamps. @example col("ts").dt.toString("%d %b %Y, %H:%M")   // "05 Mar 2024, 14:30"
+   */
+  toString(format?: string): Expr {
+    if (format !== undefined && typeof format !== "string") throw new InvalidArgumentError("dt.toString expects a format string");
+    return this.#op("toString", format === undefined ? {} : { value: format });
+  }
+  /** `toString(format)`. @example col("d").dt.strftime("%Y/%m/%d") */
+  strftime(format: string): Expr {
+    if (typeof format !== "string") throw new InvalidArgumentError("dt.strftime expects a format string");
+    return this.toString(format);
   }
 
   /** The year (int32). @example col("d").dt.year() */

@@ -48,5 +48,6 @@ export {
   IoError,
   CsvParseError,
   ParquetError,
+  CastError,
   InternalError,
 } from "./errors.js";

@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/strings/strings.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -299,21 +300,97 @@ class Compiler {
     return node_val(add(op, TypeId::Bool, {a.node}, add_const(core, TypeId::Utf8)));
   }
 
-  /// lower/upper/title: the operand is materialised (it is the last node so far) and case mapped.
-  Val case_mapped(const NodeSpec& s, CaseMode mode) {
-    Val a = arg(s, 0);
-    emit_value(a);
-    if (!is_string(a.type)) bad(s.op, a.type);
+  /// The column of node `node` (the program so far, run on its own): the operand of an op that
+  /// is not per row (case mapping, parsing, padding) is materialised, and the result joins this
+  /// program as an input column (input_val).
+  ColumnPtr materialise(int32_t node) {
     Program sub;
-    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + a.node + 1);
+    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
     sub.inputs = prog_.inputs;
     sub.consts = prog_.consts;
     sub.const_types = prog_.const_types;
     sub.text = prog_.text;
     sub.rows = frame_.rows;
-    ColumnPtr mapped = case_map(expr::run(sub, device_), mode);
-    prog_.inputs.push_back(mapped);
-    return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
+    return expr::run(sub, device_);
+  }
+
+  Val input_val(ColumnPtr c) {
+    prog_.inputs.push_back(std::move(c));
+    return node_val(add(Op::Column, prog_.inputs.back()->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  /// The string operand of `s`, emitted; ERR_DTYPE when it is not a string.
+  Val string_arg(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    return a;
+  }
+
+  /// lower/upper/title: the operand is materialised and case mapped.
+  Val case_mapped(const NodeSpec& s, CaseMode mode) {
+    return input_val(case_map(materialise(string_arg(s).node), mode));
+  }
+
+  /// strip / stripStart / stripEnd (value: the characters, or null for whitespace),
+  /// stripPrefix / stripSuffix, head / tail: views into the operand, per row.
+  Val narrowed(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    const std::string& o = s.op;
+    if (o == "str.head" || o == "str.tail") {
+      GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + o + "' needs n");
+      return node_val(add(o == "str.head" ? Op::StrHead : Op::StrTail, a.type, {a.node}, s.params[0]));
+    }
+    if (o == "str.stripPrefix" || o == "str.stripSuffix") {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + o + "' expects a string");
+      return node_val(add(o == "str.stripPrefix" ? Op::StrStripPrefix : Op::StrStripSuffix, a.type, {a.node},
+                          add_const(s.value, TypeId::Utf8)));
+    }
+    const int64_t which = o == "str.stripStart" ? 1 : o == "str.stripEnd" ? 2 : 3;
+    int64_t chars = -1;
+    if (s.value.kind == LiteralSpec::Kind::String) chars = add_const(s.value, TypeId::Utf8);
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + o + "' expects a string of characters");
+    return node_val(add(Op::StrStrip, a.type, {a.node}, chars, which));
+  }
+
+  /// padStart / padEnd (params: width; value: the fill), zfill (width), reverse.
+  Val transformed(const NodeSpec& s, strings::Transform kind) {
+    const Val a = string_arg(s);
+    strings::TransformSpec t;
+    t.kind = kind;
+    if (kind != strings::Transform::Reverse) {
+      GPUDF_EXPECTS(s.params.size() == 1 && s.params[0] >= 0, InvalidArgument, "'" + s.op + "' needs a width >= 0");
+      t.width = s.params[0];
+    }
+    if (kind == strings::Transform::PadStart || kind == strings::Transform::PadEnd) {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a fill character");
+      t.fill = s.value.text;
+    }
+    return input_val(strings::transform(materialise(a.node), t));
+  }
+
+  /// str.strptime (dtype: date32 or a timestamp; value: the format, or null to infer it;
+  /// params[0]: strict).
+  Val strptime(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "'" + s.op + "' needs a dtype");
+    std::string format;
+    if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null || !format.empty(), InvalidArgument, "'" + s.op + "': the format is empty");
+    const bool strict = s.params.empty() || s.params[0] != 0;
+    return input_val(strings::parse_temporal(materialise(a.node), TypeId(s.dtype), format, strict, s.op));
+  }
+
+  /// dt.toString (value: the format, or null for ISO 8601).
+  Val temporal_text(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_temporal_type(a.type)) bad(s.op, a.type);
+    std::string format;
+    if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
+    return input_val(strings::format_temporal(materialise(a.node), format));
   }
 
   Val temporal(const NodeSpec& s, Op op) {
@@ -497,6 +574,15 @@ class Compiler {
       GPUDF_EXPECTS(s.params.size() == 2, InvalidArgument, "str.slice needs start and length");
       return node_val(add(Op::StrSlice, a.type, {a.node}, s.params[0], s.params[1]));
     }
+    if (o == "str.strip" || o == "str.stripStart" || o == "str.stripEnd" || o == "str.stripPrefix" ||
+        o == "str.stripSuffix" || o == "str.head" || o == "str.tail")
+      return narrowed(s);
+    if (o == "str.padStart") return transformed(s, strings::Transform::PadStart);
+    if (o == "str.padEnd") return transformed(s, strings::Transform::PadEnd);
+    if (o == "str.zfill") return transformed(s, strings::Transform::ZFill);
+    if (o == "str.reverse") return transformed(s, strings::Transform::Reverse);
+    if (o == "str.strptime") return strptime(s);
+    if (o == "dt.toString") return temporal_text(s);
     if (o == "dt.year") return temporal(s, Op::Year);
     if (o == "dt.month") return temporal(s, Op::Month);
     if (o == "dt.day") return temporal(s, Op::Day);

@@ -33,6 +33,9 @@ enum class Op : int32_t {
   StrContains, StrStartsWith, StrEndsWith,  // p0: constant index of the pattern
   StrLike,    // p0: constant index of the SQL LIKE pattern (`%`, `_`)
   StrSlice,   // p0: start (characters; negative counts from the end), p1: length (< 0: to the end)
+  StrStrip,   // p0: constant index of the characters (-1: Unicode whitespace); p1: 1 start, 2 end, 3 both
+  StrStripPrefix, StrStripSuffix,  // p0: constant index of the affix
+  StrHead, StrTail,  // p0: characters (negative: all but that many from the other end)
   Year, Month, Day, Hour, Minute, Second, Weekday,
 };
 

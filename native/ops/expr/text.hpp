@@ -6,6 +6,7 @@
 
 #include "core/hd.hpp"
 #include "ops/expr/numeric.hpp"
+#include "ops/expr/unicode_case.hpp"
 
 namespace gpudf::expr {
 
@@ -91,6 +92,68 @@ GPUDF_HD inline bool str_like(Slot v, Slot p) {
   }
   while (pi < p.n && p.s[pi] == '%') ++pi;
   return pi == p.n;
+}
+
+/// Bytes [b, e) of v as a view.
+GPUDF_HD inline Slot utf8_slice_bytes(Slot v, int64_t b, int64_t e) {
+  Slot out;
+  out.s = v.s + b;
+  out.n = e - b;
+  return out;
+}
+
+/// White_Space characters (as Rust's char::is_whitespace, which Polars' strip uses).
+GPUDF_HD inline bool is_unicode_space(uint32_t c) {
+  return (c >= 9 && c <= 13) || c == 32 || c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+/// True when the code point at v[pos, pos + len) is in `set` (null: whitespace). The set is
+/// compared as code points, so a multi-byte character in it matches only that character.
+GPUDF_HD inline bool strip_member(const Slot* set, const char* s, int64_t n, int64_t pos, int32_t& len) {
+  bool valid = true;
+  const uint32_t cp = utf8_decode(s, n, pos, &len, &valid);
+  if (!set) return valid && is_unicode_space(cp);
+  for (int64_t k = 0; k < set->n;) {
+    int32_t l = 1;
+    bool ok = true;
+    const uint32_t c = utf8_decode(set->s, set->n, k, &l, &ok);
+    if (c == cp && ok == valid) return true;
+    k += l;
+  }
+  return false;
+}
+
+/// str.strip / stripStart / stripEnd: the view without the leading and/or trailing characters
+/// that are in `set` (null: Unicode whitespace).
+GPUDF_HD inline Slot str_strip(Slot v, const Slot* set, bool start, bool end) {
+  int64_t b = 0, e = v.n;
+  int32_t len = 1;
+  if (start)
+    while (b < e && strip_member(set, v.s, e, b, len)) b += len;
+  if (end) {
+    while (e > b) {
+      int64_t q = e - 1;
+      while (q > b && is_continuation(v.s[q])) --q;
+      if (!strip_member(set, v.s, e, q, len) || q + len != e) break;
+      e = q;
+    }
+  }
+  return utf8_slice_bytes(v, b, e);
+}
+
+/// str.head(n): the first n characters; n < 0: all but the last -n.
+GPUDF_HD inline Slot str_head(Slot v, int64_t n) {
+  if (n >= 0) return utf8_slice_bytes(v, 0, utf8_advance(v.s, v.n, 0, n));
+  const int64_t keep = utf8_length(v.s, v.n) + n;
+  return utf8_slice_bytes(v, 0, keep <= 0 ? 0 : utf8_advance(v.s, v.n, 0, keep));
+}
+
+/// str.tail(n): the last n characters; n < 0: all but the first -n.
+GPUDF_HD inline Slot str_tail(Slot v, int64_t n) {
+  if (n < 0) return utf8_slice_bytes(v, utf8_advance(v.s, v.n, 0, -n), v.n);
+  const int64_t skip = utf8_length(v.s, v.n) - n;
+  return utf8_slice_bytes(v, skip <= 0 ? 0 : utf8_advance(v.s, v.n, 0, skip), v.n);
 }
 
 // ---- temporal (UTC, proleptic Gregorian) ----
