@@ -432,14 +432,51 @@ class Compiler {
     return v;
   }
 
+  /// cast (dtype; params[0]: strict). Numbers, booleans and temporals to and from text go
+  /// through ops/strings (materialised); strict: a value that becomes null is ERR_CAST.
   Val cast(const NodeSpec& s) {
     GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "cast needs a dtype");
     Val a = arg(s, 0);
-    TypeId to = TypeId(s.dtype);
+    const TypeId to = TypeId(s.dtype);
+    const bool strict = !s.params.empty() && s.params[0] != 0;
     if (a.weak == Weak::Null) return node_val(as(a, to));
     emit_value(a);
-    if (!castable(a.type, to)) bad2("cast", a.type, to);
-    return node_val(as(a, to));
+    const bool from_text = is_string(a.type) && !is_string(to), to_text = !is_string(a.type) && is_string(to);
+    if (!from_text && !to_text) {
+      if (!castable(a.type, to)) bad2("cast", a.type, to);
+      if (!strict || a.type == to) return node_val(as(a, to));
+      const ColumnPtr in = materialise(a.node);
+      return lossless(in, input_val(materialise(as(a, to))), to);
+    }
+    const ColumnPtr in = materialise(a.node);
+    if (to_text) {
+      if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad2("cast", a.type, to);
+      Val text = input_val(is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in));
+      return to == TypeId::Utf8 ? text : node_val(as(text, to));
+    }
+    if (is_temporal_type(to)) {
+      Val v = input_val(strings::parse_temporal_iso(in, to, false, "cast"));
+      return strict ? lossless(in, v, to) : v;
+    }
+    if (!is_numeric(to) && to != TypeId::Bool) bad2("cast", a.type, to);
+    // Unsigned dtypes parse as uint64 (a '-' is never accepted, as Rust's parsers), signed as int64.
+    const bool is_unsigned = to >= TypeId::UInt8 && to <= TypeId::UInt64;
+    const TypeId parsed = is_float_type(to) || to == TypeId::Bool ? to : is_unsigned ? TypeId::UInt64 : TypeId::Int64;
+    Val v = input_val(strings::parse_number(in, parsed));
+    if (parsed != to) v = node_val(as(v, to));
+    if (!strict) return v;
+    return lossless(in, parsed == to ? v : input_val(materialise(v.node)), to);
+  }
+
+  /// A strict conversion's check: ERR_CAST at the first row that was valid and became null.
+  Val lossless(const ColumnPtr& in, Val out, TypeId to) {
+    const ColumnPtr& result = prog_.inputs[size_t(prog_.nodes[size_t(out.node)].p0)];
+    const int64_t row = strings::first_lost_row(in, result);
+    GPUDF_EXPECTS(row < 0, Cast,
+                  "strict cast from " + std::string(type_name(in->type())) + " to " + std::string(type_name(to)) +
+                      ": row " + std::to_string(row) + " (" + (row < 0 ? "" : strings::value_text(in, row)) +
+                      ") does not convert; cast without strict to make such values null");
+    return out;
   }
 
   Val is_in(const NodeSpec& s) {

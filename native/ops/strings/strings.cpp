@@ -2,6 +2,8 @@
 // strict-mode errors.
 #include "ops/strings/strings.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "core/error.hpp"
@@ -125,6 +127,16 @@ Format compile_format(const std::string& text, bool for_parse) {
   return f;
 }
 
+Format iso_format(bool with_time) {
+  Format f = compile_format("%Y-%m-%d", true);
+  if (with_time) {
+    push(f, Spec::IsoTime);
+    push(f, Spec::OptOffset);
+    f.has_time = true;
+  }
+  return f;
+}
+
 std::string infer_temporal_format(const std::string& sample, TypeId to) {
   int64_t out = 0;
   if (to == TypeId::Date32) {
@@ -154,7 +166,16 @@ ColumnPtr parse_temporal(const ColumnPtr& strings, TypeId to, const std::string&
       fmt = to == TypeId::Date32 ? "%Y-%m-%d" : "%Y-%m-%d %H:%M:%S%.f";
     }
   }
-  const Format f = compile_format(fmt, true);
+  return parse_temporal_by(strings, to, compile_format(fmt, true), strict, what, "the format \"" + fmt + "\"");
+}
+
+ColumnPtr parse_temporal_iso(const ColumnPtr& strings, TypeId to, bool strict, const std::string& what) {
+  GPUDF_EXPECTS(is_string(strings->type()), Dtype, "'" + what + "' of a non-string column");
+  return parse_temporal_by(strings, to, iso_format(to != TypeId::Date32), strict, what, "ISO 8601");
+}
+
+ColumnPtr parse_temporal_by(const ColumnPtr& strings, TypeId to, const Format& f, bool strict, const std::string& what,
+                            const std::string& described) {
   int64_t first_bad = -1;
   ColumnView v = strings->view();
   ColumnPtr out;
@@ -165,7 +186,7 @@ ColumnPtr parse_temporal(const ColumnPtr& strings, TypeId to, const std::string&
     out = detail::parse_temporal_cpu(v, to, f, first_bad);
   if (strict && first_bad >= 0) {
     GPUDF_FAIL(Cast, "'" + what + "': row " + std::to_string(first_bad) + " (\"" + row_text(strings, first_bad) +
-                         "\") does not match the format \"" + fmt + "\" as " + std::string(type_name(to)) +
+                         "\") does not match " + described + " as " + std::string(type_name(to)) +
                          "; pass strict: false to make such rows null");
   }
   return out;
@@ -191,6 +212,63 @@ ColumnPtr format_temporal(const ColumnPtr& values, const std::string& format) {
   return detail::format_temporal_cpu(v, f);
 }
 
+ColumnPtr parse_number(const ColumnPtr& strings, TypeId to) {
+  GPUDF_EXPECTS(is_string(strings->type()), Dtype, "number parse of a non-string column");
+  GPUDF_EXPECTS(to == TypeId::Int64 || to == TypeId::UInt64 || to == TypeId::Float32 || to == TypeId::Float64 ||
+                    to == TypeId::Bool,
+                InvalidArgument, "number parse to an unsupported dtype");
+  ColumnView v = strings->view();
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(v)) {
+    int64_t hard = 0;
+    ColumnPtr out = detail::parse_number_cuda(v, to, hard);
+    if (hard == 0) return out;
+    // Floats the fast path cannot decide: the column parsed on the host (correctly rounded).
+    ColumnPtr host = to_host(strings);
+    return copy_to_device(detail::parse_number_cpu(host->view(), to), strings->device());
+  }
+#endif
+  return detail::parse_number_cpu(v, to);
+}
+
+ColumnPtr format_number(const ColumnPtr& values) {
+  const TypeId t = values->type();
+  GPUDF_EXPECTS(t == TypeId::Bool || (t >= TypeId::Int8 && t <= TypeId::Float64), Dtype,
+                "number formatting of dtype " + std::string(type_name(t)));
+  ColumnView v = values->view();
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(v)) {
+    if (t != TypeId::Float32 && t != TypeId::Float64) return detail::format_number_cuda(v);
+    // The shortest round-trip digits of floats are generated on the host (std::to_chars).
+    ColumnPtr host = to_host(values);
+    return copy_to_device(detail::format_number_cpu(host->view()), values->device());
+  }
+#endif
+  return detail::format_number_cpu(v);
+}
+
+std::string value_text(const ColumnPtr& column, int64_t row) {
+  ColumnPtr host = column->device().kind() == DeviceKind::Cpu ? column : to_host(column);
+  ColumnView v = host->view();
+  if (!v.is_valid(row)) return "null";
+  if (is_string(v.type)) return "\"" + row_text(host, row) + "\"";
+  ColumnPtr one = std::make_shared<Column>(host->device(), host->type(), 1, host->data(), host->offsets(), nullptr, 0,
+                                           host->offset() + row);
+  ColumnPtr text = v.type == TypeId::Date32 || is_timestamp(v.type) ? format_temporal(one, "") : format_number(one);
+  return row_text(text, 0);
+}
+
+int64_t first_lost_row(const ColumnPtr& in, const ColumnPtr& out) {
+  if (!out->has_validity() || out->null_count() == 0) return -1;
+  if (out->null_count() == in->null_count()) return -1;  // out is null only where in is
+  ColumnPtr hi = in->device().kind() == DeviceKind::Cpu ? in : to_host(in);
+  ColumnPtr ho = out->device().kind() == DeviceKind::Cpu ? out : to_host(out);
+  ColumnView a = hi->view(), b = ho->view();
+  for (int64_t i = 0; i < a.size; ++i)
+    if (a.is_valid(i) && !b.is_valid(i)) return i;
+  return -1;
+}
+
 ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec) {
   GPUDF_EXPECTS(is_string(strings->type()), Dtype, "string transform of a non-string column");
   TransformArgs t;
@@ -200,7 +278,7 @@ ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec) {
   if (spec.kind == Transform::PadStart || spec.kind == Transform::PadEnd) {
     GPUDF_EXPECTS(!spec.fill.empty() && spec.fill.size() <= 4 && expr::utf8_length(spec.fill.data(), int64_t(spec.fill.size())) == 1,
                   InvalidArgument, "the fill must be one character");
-    for (size_t k = 0; k < spec.fill.size() && k < sizeof t.fill; ++k) t.fill[k] = spec.fill[k];
+    std::memcpy(t.fill, spec.fill.data(), std::min(spec.fill.size(), sizeof t.fill));
     t.fill_len = int32_t(spec.fill.size());
   }
   ColumnView v = strings->view();

@@ -122,7 +122,102 @@ ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
   return build_strings<O>(v.type, v.size, v.validity, v.offset, rows);
 }
 
+/// hard counts the float rows the fast path cannot decide.
+template <typename O>
+__global__ void parse_number_kernel(const O* off, const char* src, const uint8_t* bits, int64_t bit_offset, int64_t n,
+                                    TypeId to, uint8_t* data, uint32_t* out_bits, unsigned long long* hard) {
+  GPUDF_GRID_STRIDE(i, n) {
+    const char* s = src + off[i];
+    const int64_t len = int64_t(off[i + 1] - off[i]);
+    bool ok = false;
+    const bool valid = !bits || bit_is_set(bits, bit_offset + i);
+    switch (to) {
+      case TypeId::Int64: {
+        int64_t x = 0;
+        ok = valid && parse_int64(s, len, x);
+        reinterpret_cast<int64_t*>(data)[i] = ok ? x : 0;
+        break;
+      }
+      case TypeId::UInt64: {
+        uint64_t x = 0;
+        ok = valid && parse_uint64(s, len, x);
+        reinterpret_cast<uint64_t*>(data)[i] = ok ? x : 0;
+        break;
+      }
+      case TypeId::Bool: {
+        int64_t x = 0;
+        ok = valid && parse_bool(s, len, x);
+        data[i] = ok ? uint8_t(x) : 0;
+        break;
+      }
+      default: {
+        double x = 0;
+        const FloatParse r = valid ? parse_float_fast(s, len, x) : FloatParse::Bad;
+        const bool midpoint = to == TypeId::Float32 && r == FloatParse::Ok && float_midpoint(x);
+        if (r == FloatParse::Hard || midpoint) atomicAdd(hard, 1ull);
+        ok = r == FloatParse::Ok && !midpoint;
+        if (to == TypeId::Float32) reinterpret_cast<float*>(data)[i] = ok ? float(x) : 0.f;
+        else reinterpret_cast<double*>(data)[i] = ok ? x : 0.0;
+        break;
+      }
+    }
+    if (ok) atomicOr(out_bits + (i >> 5), 1u << (i & 31));
+  }
+}
+
+template <typename O>
+ColumnPtr parse_number_typed(const ColumnView& v, TypeId to, int64_t& hard) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  const int64_t n = v.size;
+  ColumnPtr out = Column::allocate(dev, to, n, true);
+  hard = 0;
+  if (n == 0) return out;
+  DeviceScalar<unsigned long long> count(stream);
+  parse_number_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(
+      v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, n, to,
+      out->data()->data(), reinterpret_cast<uint32_t*>(out->validity()->data()), count.get());
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  hard = int64_t(count.value(stream));
+  return out;
+}
+
+struct FormatIntRows {
+  const uint8_t* data;
+  int64_t offset;
+  TypeId type;
+  __device__ int64_t operator()(int64_t i, char* out) const {
+    const int64_t k = offset + i;
+    switch (type) {
+      case TypeId::Bool: {
+        const bool b = data[k] != 0;
+        const char* t = b ? "true" : "false";
+        if (out)
+          for (int j = 0; j < (b ? 4 : 5); ++j) out[j] = t[j];
+        return b ? 4 : 5;
+      }
+      case TypeId::Int8: return format_int(reinterpret_cast<const int8_t*>(data)[k], false, out);
+      case TypeId::Int16: return format_int(reinterpret_cast<const int16_t*>(data)[k], false, out);
+      case TypeId::Int32: return format_int(reinterpret_cast<const int32_t*>(data)[k], false, out);
+      case TypeId::Int64: return format_int(reinterpret_cast<const int64_t*>(data)[k], false, out);
+      case TypeId::UInt8: return format_int(reinterpret_cast<const uint8_t*>(data)[k], true, out);
+      case TypeId::UInt16: return format_int(reinterpret_cast<const uint16_t*>(data)[k], true, out);
+      case TypeId::UInt32: return format_int(reinterpret_cast<const uint32_t*>(data)[k], true, out);
+      default: return format_int(int64_t(reinterpret_cast<const uint64_t*>(data)[k]), true, out);
+    }
+  }
+};
+
 }  // namespace
+
+ColumnPtr parse_number_cuda(const ColumnView& v, TypeId to, int64_t& hard) {
+  return v.type == TypeId::Utf8 ? parse_number_typed<int32_t>(v, to, hard) : parse_number_typed<int64_t>(v, to, hard);
+}
+
+ColumnPtr format_number_cuda(const ColumnView& v) {
+  FormatIntRows rows{v.data, v.offset, v.type};
+  return build_strings<int32_t>(TypeId::Utf8, v.size, v.validity, v.offset, rows);
+}
 
 ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
   return v.type == TypeId::Utf8 ? parse_typed<int32_t>(v, to, f, first_bad) : parse_typed<int64_t>(v, to, f, first_bad);

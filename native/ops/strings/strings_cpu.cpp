@@ -2,11 +2,17 @@
 // one pass and written in a second (temporal_text.hpp, transform.hpp hold the per-row code).
 #include <algorithm>
 #include <atomic>
+#include <charconv>
+#include <cmath>
 #include <limits>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/bitmask.hpp"
+#include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/float_text.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/strings/strings.hpp"
 
@@ -91,7 +97,105 @@ ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
       [&](int64_t i, char* out) { return apply_transform(t, src + off[i], int64_t(off[i + 1] - off[i]), out); });
 }
 
+/// The correctly rounded float of a row whose syntax scan_float accepted.
+template <typename F>
+F parse_float_exact(const char* s, int64_t n, const FloatText& t) {
+  if (t.special == 1) return t.neg ? -INFINITY : INFINITY;
+  if (t.special == 2) return F(NAN);
+  const char* b = s;
+  if (*b == '+') ++b;
+  F v = 0;
+  auto r = std::from_chars(b, s + n, v);
+  if (r.ec == std::errc::result_out_of_range) {
+    const int64_t m = std::min<int64_t>(t.digits, 19) + t.exp10;
+    const F mag = m > 0 ? F(INFINITY) : F(0);
+    return (*s == '-') ? -mag : mag;
+  }
+  return v;
+}
+
+template <typename O>
+ColumnPtr parse_number_typed(const ColumnView& v, TypeId to) {
+  const O* off = v.string_offsets<O>();
+  const char* src = reinterpret_cast<const char*>(v.data);
+  const int64_t n = v.size;
+  ColumnPtr out = Column::allocate(cpu_device(), to, n, true);
+  uint8_t* bits = out->validity()->data();
+  uint8_t* data = out->data()->data();
+  const int64_t blocks = (n + 63) / 64;
+  cpu_pool().parallel_for(blocks, kGrain / 64, [&](int64_t b0, int64_t b1) {
+    for (int64_t i = b0 * 64; i < std::min(n, b1 * 64); ++i) {
+      const char* s = src + off[i];
+      const int64_t len = int64_t(off[i + 1] - off[i]);
+      bool ok = false;
+      if (v.is_valid(i)) {
+        switch (to) {
+          case TypeId::Int64: {
+            int64_t x = 0;
+            ok = parse_int64(s, len, x);
+            reinterpret_cast<int64_t*>(data)[i] = ok ? x : 0;
+            break;
+          }
+          case TypeId::UInt64: {
+            uint64_t x = 0;
+            ok = parse_uint64(s, len, x);
+            reinterpret_cast<uint64_t*>(data)[i] = ok ? x : 0;
+            break;
+          }
+          case TypeId::Bool: {
+            int64_t x = 0;
+            ok = parse_bool(s, len, x);
+            data[i] = ok ? uint8_t(x) : 0;
+            break;
+          }
+          default: {
+            FloatText t;
+            ok = scan_float(s, len, t);
+            if (to == TypeId::Float32) reinterpret_cast<float*>(data)[i] = ok ? parse_float_exact<float>(s, len, t) : 0.f;
+            else reinterpret_cast<double*>(data)[i] = ok ? parse_float_exact<double>(s, len, t) : 0.0;
+            break;
+          }
+        }
+      } else if (to == TypeId::Bool) {
+        data[i] = 0;
+      }
+      if (ok) set_bit(bits, i);
+    }
+  });
+  return out;
+}
+
 }  // namespace
+
+ColumnPtr parse_number_cpu(const ColumnView& v, TypeId to) {
+  return v.type == TypeId::Utf8 ? parse_number_typed<int32_t>(v, to) : parse_number_typed<int64_t>(v, to);
+}
+
+ColumnPtr format_number_cpu(const ColumnView& v) {
+  return type_dispatch(v.type, [&]<TypeId ID>() -> ColumnPtr {
+    using T = storage_t<ID>;
+    if constexpr (std::is_arithmetic_v<T> && ID != TypeId::Date32 && ID < TypeId::Utf8) {
+      const T* x = v.values<T>();
+      return build_strings<int32_t>(
+          TypeId::Utf8, v.size, v.validity != nullptr, [&](int64_t i) { return v.is_valid(i); },
+          [&](int64_t i, char* out) -> int64_t {
+            if constexpr (ID == TypeId::Bool) {
+              if (out) std::memcpy(out, x[i] ? "true" : "false", x[i] ? 4 : 5);
+              return x[i] ? 4 : 5;
+            } else if constexpr (std::is_floating_point_v<T>) {
+              char buf[64];
+              const int len = format_float_shortest(x[i], buf);
+              if (out) std::memcpy(out, buf, size_t(len));
+              return len;
+            } else {
+              return format_int(int64_t(x[i]), std::is_unsigned_v<T>, out);
+            }
+          });
+    } else {
+      GPUDF_FAIL(Dtype, "number formatting of a non-numeric column");
+    }
+  });
+}
 
 ColumnPtr parse_temporal_cpu(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
   return v.type == TypeId::Utf8 ? parse_typed<int32_t>(v, to, f, first_bad) : parse_typed<int64_t>(v, to, f, first_bad);

@@ -47,6 +47,8 @@ enum class Spec : uint8_t {
   IsoWeekday,  // %u (1 = Monday)
   SunWeekday,  // %w (0 = Sunday)
   ZoneName,    // %Z (format only: "UTC")
+  IsoTime,     // (casts) optionally 'T' or ' ', then HH:MM[:SS[.fraction]]
+  OptOffset,   // (casts) optionally an offset as %z
 };
 
 constexpr int kMaxFormatItems = 96;
@@ -62,6 +64,10 @@ struct Format {
 /// Compiles `text`; an unknown or unsupported specifier is ERR_INVALID_ARGUMENT naming its
 /// position. `for_parse` rejects the items that cannot be parsed (%Z, %u, %w, %C).
 Format compile_format(const std::string& text, bool for_parse);
+
+/// What casts from text parse: YYYY-MM-DD, then for timestamps an optional time
+/// ('T' or ' ', HH:MM[:SS[.f]]) and offset (Z, +hh:mm, +hhmm, +hh), as CSV's tryParseDates.
+Format iso_format(bool with_time);
 
 namespace detail {
 
@@ -229,6 +235,25 @@ GPUDF_HD inline bool parse_temporal(const Format& f, const char* s, int64_t n, T
         if (!read_fraction(s, n, pos, d, d, nanos)) return false;
         break;
       }
+      case Spec::IsoTime:
+        if (pos < n && (s[pos] == 'T' || s[pos] == ' ')) {
+          ++pos;
+          if (!read_digits(s, n, pos, 2, 2, hour) || pos >= n || s[pos] != ':') return false;
+          ++pos;
+          if (!read_digits(s, n, pos, 2, 2, minute)) return false;
+          if (pos < n && s[pos] == ':') {
+            ++pos;
+            if (!read_digits(s, n, pos, 2, 2, second)) return false;
+            if (pos < n && s[pos] == '.') {
+              ++pos;
+              if (!read_fraction(s, n, pos, 1, 1 << 20, nanos)) return false;
+            }
+          }
+        }
+        break;
+      case Spec::OptOffset:
+        if (pos >= n || (s[pos] != 'Z' && s[pos] != 'z' && s[pos] != '+' && s[pos] != '-')) break;
+        [[fallthrough]];
       case Spec::Offset:
       case Spec::OffsetColon: {
         if (pos < n && (s[pos] == 'Z' || s[pos] == 'z')) {
@@ -440,6 +465,8 @@ GPUDF_HD inline int64_t format_temporal(const Format& f, TypeId from, int64_t va
       case Spec::Epoch: len += put_int(at(), secs, 1); break;
       case Spec::IsoWeekday: len += put_int(at(), weekday0 + 1, 1); break;
       case Spec::SunWeekday: len += put_int(at(), (weekday0 + 1) % 7, 1); break;
+      case Spec::IsoTime:
+      case Spec::OptOffset: break;  // parse only
     }
   }
   return len;
