@@ -415,7 +415,8 @@ export function when(cond: ExprInput): When {
 }
 
 /** A column name as an expression; anything else as `toExpr` takes it. */
-function columnOrExpr(v: Expr | string, what: string): Expr {
+/** @internal */
+export function columnOrExpr(v: Expr | string, what: string): Expr {
   if (typeof v === "string") return col(v);
   if (v instanceof Expr) return v;
   throw new InvalidArgumentError(`${what} expects column names or expressions`);

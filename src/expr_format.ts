@@ -62,6 +62,10 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       for (let i = 0; i + 1 < a.length; i += 2) out += `${i === 0 ? "when" : ".when"}(${a[i]}).then(${a[i + 1]})`;
       return `${out}.otherwise(${a[a.length - 1]})`;
     }
+    case "concatStr":
+      return `concatStr([${a.join(", ")}], ${literalText(node.value)}${node.params?.[0] ? ", ignoreNulls" : ""})`;
+    case "format":
+      return `format(${JSON.stringify((node.list ?? []).join("{}"))}, ${a.join(", ")})`;
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
     default: {

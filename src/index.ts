@@ -31,6 +31,7 @@ export {
   type WriteParquetOptions,
 } from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
+export { concatStr, format } from "./expr_strings.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime } from "./expr_namespaces.js";

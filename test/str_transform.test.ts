@@ -2,7 +2,7 @@
 // zfill / reverse against JS references over code points (Array.from), on ASCII and non-ASCII
 // strings with nulls, whole and sliced frames.
 import { describe, expect, it } from "vitest";
-import { col, DataFrame } from "../src/index.js";
+import { col, concatStr, DataFrame, format, lit } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 
 const WS = /^[\s\u0085]+|[\s\u0085]+$/gu; // JS \s is White_Space plus U+FEFF; U+FEFF is not used below
@@ -94,6 +94,28 @@ describe("string transforms", () => {
     expect(out.getColumn("o").toArray()).toEqual(["..AB", null, "...X"]);
     expect(out.getColumn("n").toArray()).toEqual([2, null, 1]);
     expect(new DataFrame({ s: ["a"] }).slice(0, 0).select(col("s").str.padStart(3).alias("o")).height).toBe(0);
+  });
+
+  it("concatStr and format join values row by row", () => {
+    const a = randomStrings(5003, 1), b = randomStrings(5003, 2);
+    const n = Array.from({ length: 5003 }, (_, i) => (i % 11 === 5 ? null : (i * 7919) % 2001 - 1000));
+    const nn = new DataFrame({ n }).select(col("n").cast("int32").alias("n"));
+    const got = new DataFrame({ a, b }).select(
+        concatStr(["a", "b"], { separator: "·" }).alias("j"),
+        concatStr(["a", "b", lit("!")], { separator: ", ", ignoreNulls: true }).alias("k"),
+        format("[{}|{}]", "a", col("b")).alias("f"),
+      );
+    const either = (x: string | null, y: string | null, f: (x: string, y: string) => string) => (x === null || y === null ? null : f(x, y));
+    expect(got.getColumn("j").toArray()).toEqual(a.map((x, i) => either(x, b[i] as string | null, (p, q) => `${p}·${q}`)));
+    expect(got.getColumn("k").toArray()).toEqual(a.map((x, i) => [x, b[i], "!"].filter((v) => v !== null).join(", ")));
+    expect(got.getColumn("f").toArray()).toEqual(a.map((x, i) => either(x, b[i] as string | null, (p, q) => `[${p}|${q}]`)));
+    const nums = nn.select(format("n={}", "n").alias("f")).getColumn("f").toArray();
+    expect(nums).toEqual(n.map((v) => (v === null ? null : `n=${v}`)));
+    expect(got.getColumn("j").dtype).toBe("utf8");
+    expectCode(() => format("{} {}", "a"), "ERR_INVALID_ARGUMENT");
+    expectCode(() => format("{", "a"), "ERR_INVALID_ARGUMENT");
+    expect(new DataFrame({ a: ["x"] }).select(format("{{{}}}", "a").alias("f")).getColumn("f").toArray()).toEqual(["{x}"]);
+    expectCode(() => concatStr([]), "ERR_INVALID_ARGUMENT");
   });
 
   it("reject bad arguments with typed errors", () => {

@@ -468,6 +468,39 @@ class Compiler {
     return lossless(in, parsed == to ? v : input_val(materialise(v.node)), to);
   }
 
+  /// Operand k of `s` as a string column (numbers, bool and temporals as their cast to text).
+  ColumnPtr text_column(const NodeSpec& s, size_t k) {
+    Val a = arg(s, k);
+    if (a.weak == Weak::Null) a.type = TypeId::Utf8;
+    emit_value(a);
+    if (is_string(a.type)) return materialise(a.node);
+    if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad(s.op, a.type);
+    const ColumnPtr in = materialise(a.node);
+    return is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in);
+  }
+
+  /// concatStr (args: the values; value: the separator; params[0]: ignoreNulls) and format
+  /// (args: the values; list: the literal pieces around them).
+  Val concat_text(const NodeSpec& s) {
+    const bool format = s.op == "format";
+    GPUDF_EXPECTS(!s.args.empty(), InvalidArgument, "'" + s.op + "' needs at least one value");
+    std::vector<ColumnPtr> cols;
+    for (size_t k = 0; k < s.args.size(); ++k) cols.push_back(text_column(s, k));
+    std::vector<std::string> lits;
+    bool skip = false;
+    if (format) {
+      GPUDF_EXPECTS(s.list.size() == s.args.size() + 1, InvalidArgument, "'format' needs one '{}' per value");
+      for (const LiteralSpec& l : s.list) lits.push_back(l.text);
+    } else {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'concatStr' expects a separator string");
+      skip = !s.params.empty() && s.params[0] != 0;
+      lits.assign(s.args.size() + 1, s.value.text);
+      lits.front().clear();
+      lits.back().clear();
+    }
+    return input_val(strings::concat_strings(cols, lits, skip, frame_.rows));
+  }
+
   /// A strict conversion's check: ERR_CAST at the first row that was valid and became null.
   Val lossless(const ColumnPtr& in, Val out, TypeId to) {
     const ColumnPtr& result = prog_.inputs[size_t(prog_.nodes[size_t(out.node)].p0)];
@@ -619,6 +652,7 @@ class Compiler {
     if (o == "str.zfill") return transformed(s, strings::Transform::ZFill);
     if (o == "str.reverse") return transformed(s, strings::Transform::Reverse);
     if (o == "str.strptime") return strptime(s);
+    if (o == "concatStr" || o == "format") return concat_text(s);
     if (o == "dt.toString") return temporal_text(s);
     if (o == "dt.year") return temporal(s, Op::Year);
     if (o == "dt.month") return temporal(s, Op::Month);

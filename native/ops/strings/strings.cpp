@@ -269,6 +269,32 @@ int64_t first_lost_row(const ColumnPtr& in, const ColumnPtr& out) {
   return -1;
 }
 
+ColumnPtr concat_strings(const std::vector<ColumnPtr>& columns, const std::vector<std::string>& lits,
+                         bool skip_nulls, int64_t rows) {
+  GPUDF_EXPECTS(lits.size() == columns.size() + 1, Internal, "concat_strings: one literal more than columns");
+  std::vector<ColumnView> views;
+  for (const ColumnPtr& c : columns) {
+    GPUDF_EXPECTS(is_string(c->type()) && c->size() == rows, Internal, "concat_strings: string columns of the frame's length");
+    views.push_back(c->view());
+  }
+  std::string text;
+  std::vector<int64_t> off{0};
+  for (const std::string& l : lits) {
+    text += l;
+    off.push_back(int64_t(text.size()));
+  }
+#ifdef GPUDF_WITH_CUDA
+  if (!views.empty() && on_cuda(views[0])) return detail::concat_cuda(views, text, off, skip_nulls, rows);
+#endif
+  ConcatArgs a;
+  a.cols = views.data();
+  a.k = int32_t(views.size());
+  a.lits = text.data();
+  a.lit_off = off.data();
+  a.skip_nulls = skip_nulls;
+  return detail::concat_cpu(a, rows);
+}
+
 ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec) {
   GPUDF_EXPECTS(is_string(strings->type()), Dtype, "string transform of a non-string column");
   TransformArgs t;

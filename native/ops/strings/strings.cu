@@ -182,6 +182,18 @@ ColumnPtr parse_number_typed(const ColumnView& v, TypeId to, int64_t& hard) {
   return out;
 }
 
+struct ConcatRows {
+  ConcatArgs a;
+  __device__ int64_t operator()(int64_t i, char* out) const { return concat_row(a, i, out); }
+};
+
+/// Validity of concat: written as a byte per row, then packed by the writer.
+__global__ void concat_valid_kernel(ConcatArgs a, int64_t n, uint32_t* bits) {
+  GPUDF_GRID_STRIDE(i, n) {
+    if (concat_valid(a, i)) atomicOr(bits + (i >> 5), 1u << (i & 31));
+  }
+}
+
 struct FormatIntRows {
   const uint8_t* data;
   int64_t offset;
@@ -217,6 +229,37 @@ ColumnPtr parse_number_cuda(const ColumnView& v, TypeId to, int64_t& hard) {
 ColumnPtr format_number_cuda(const ColumnView& v) {
   FormatIntRows rows{v.data, v.offset, v.type};
   return build_strings<int32_t>(TypeId::Utf8, v.size, v.validity, v.offset, rows);
+}
+
+ColumnPtr concat_cuda(const std::vector<ColumnView>& cols, const std::string& lits, const std::vector<int64_t>& lit_off,
+                      bool skip_nulls, int64_t rows) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  // The views, the literal text and its offsets in one device buffer.
+  const size_t views_bytes = cols.size() * sizeof(ColumnView);
+  const size_t off_bytes = lit_off.size() * sizeof(int64_t);
+  BufferPtr meta = Buffer::allocate(dev, views_bytes + off_bytes + lits.size() + 1);
+  uint8_t* base = meta->data();
+  if (views_bytes) dev.copy(base, cols.data(), views_bytes, CopyKind::HostToDevice);
+  dev.copy(base + views_bytes, lit_off.data(), off_bytes, CopyKind::HostToDevice);
+  if (!lits.empty()) dev.copy(base + views_bytes + off_bytes, lits.data(), lits.size(), CopyKind::HostToDevice);
+  ConcatArgs a;
+  a.cols = reinterpret_cast<const ColumnView*>(base);
+  a.k = int32_t(cols.size());
+  a.lit_off = reinterpret_cast<const int64_t*>(base + views_bytes);
+  a.lits = reinterpret_cast<const char*>(base + views_bytes + off_bytes);
+  a.skip_nulls = skip_nulls;
+  // Sizes and bytes through the shared builder with no input bitmap; then the validity.
+  ColumnPtr out = build_strings<int32_t>(TypeId::Utf8, rows, nullptr, 0, ConcatRows{a});
+  bool nullable = false;
+  for (const ColumnView& c : cols) nullable = nullable || c.validity != nullptr;
+  if (skip_nulls || !nullable || rows == 0) return out;
+  BufferPtr bits = Buffer::allocate(dev, size_t(bitmap_bytes(rows)));
+  dev.memset(bits->data(), 0, bits->size());
+  concat_valid_kernel<<<grid_for(rows), kBlockThreads, 0, stream>>>(a, rows, reinterpret_cast<uint32_t*>(bits->data()));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return std::make_shared<Column>(dev, TypeId::Utf8, rows, out->data(), out->offsets(), bits, kUnknownNullCount);
 }
 
 ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {

@@ -8,6 +8,9 @@
 #include <string>
 
 #include "core/column.hpp"
+#include <vector>
+
+#include "ops/strings/concat.hpp"
 #include "ops/strings/numbers.hpp"
 #include "ops/strings/temporal_text.hpp"
 #include "ops/strings/transform.hpp"
@@ -47,6 +50,12 @@ std::string value_text(const ColumnPtr& column, int64_t row);
 /// conversion reports.
 int64_t first_lost_row(const ColumnPtr& in, const ColumnPtr& out);
 
+/// Row-wise concatenation of string columns (all `rows` long, on one device) with literal
+/// pieces: lits[0] c0 lits[1] c1 ... lits[k] (null where any column is null), or with
+/// skip_nulls the present values joined by lits[1] (concatStr with ignoreNulls). utf8 result.
+ColumnPtr concat_strings(const std::vector<ColumnPtr>& columns, const std::vector<std::string>& lits,
+                         bool skip_nulls, int64_t rows);
+
 /// A string -> string transform (strip, pad, reverse, ...).
 ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec);
 
@@ -56,6 +65,7 @@ ColumnPtr format_temporal_cpu(const ColumnView& v, const Format& f);
 ColumnPtr transform_cpu(const ColumnView& v, const TransformArgs& t);
 ColumnPtr parse_number_cpu(const ColumnView& v, TypeId to);
 ColumnPtr format_number_cpu(const ColumnView& v);
+ColumnPtr concat_cpu(const ConcatArgs& a, int64_t rows);
 #ifdef GPUDF_WITH_CUDA
 ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad);
 ColumnPtr format_temporal_cuda(const ColumnView& v, const Format& f);
@@ -65,6 +75,9 @@ ColumnPtr transform_cuda(const ColumnView& v, const TransformArgs& t);
 ColumnPtr parse_number_cuda(const ColumnView& v, TypeId to, int64_t& hard);
 /// Integers and booleans only (floats are formatted on the host).
 ColumnPtr format_number_cuda(const ColumnView& v);
+/// `host` has host pointers for cols/lits; they are copied to the device here.
+ColumnPtr concat_cuda(const std::vector<ColumnView>& cols, const std::string& lits, const std::vector<int64_t>& lit_off,
+                      bool skip_nulls, int64_t rows);
 #endif
 }  // namespace detail
 

@@ -197,6 +197,14 @@ ColumnPtr format_number_cpu(const ColumnView& v) {
   });
 }
 
+ColumnPtr concat_cpu(const ConcatArgs& a, int64_t rows) {
+  bool nullable = false;
+  for (int32_t j = 0; j < a.k && !a.skip_nulls; ++j) nullable = nullable || a.cols[j].validity != nullptr;
+  return build_strings<int32_t>(
+      TypeId::Utf8, rows, nullable, [&](int64_t i) { return concat_valid(a, i); },
+      [&](int64_t i, char* out) { return concat_row(a, i, out); });
+}
+
 ColumnPtr parse_temporal_cpu(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
   return v.type == TypeId::Utf8 ? parse_typed<int32_t>(v, to, f, first_bad) : parse_typed<int64_t>(v, to, f, first_bad);
 }
