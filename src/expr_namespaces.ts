@@ -2,6 +2,7 @@
  * The `.str` and `.dt` namespaces of Expr. They build nodes only; types are checked natively.
  */
 import { parseDType, typeIdOf, type DType } from "./dtypes.js";
+import { parseInterval } from "./duration.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Expr, ExprNode } from "./expr.js";
 
@@ -275,5 +276,73 @@ export class ExprDateTime {
   /** ISO weekday: 1 = Monday .. 7 = Sunday (int8). @example col("d").dt.weekday() */
   weekday(): Expr {
     return this.#op("weekday");
+  }
+  /** The quarter 1..4 (int8). @example col("d").dt.quarter() */
+  quarter(): Expr {
+    return this.#op("quarter");
+  }
+  /** The ISO 8601 week 1..53 (int8; weeks start on Monday, week 1 holds the year's first Thursday). */
+  week(): Expr {
+    return this.#op("week");
+  }
+  /** The ISO 8601 week-numbering year (int32): 2021-01-01 is in ISO year 2020. */
+  isoYear(): Expr {
+    return this.#op("isoYear");
+  }
+  /** The day of the year 1..366 (int16). @example col("d").dt.ordinalDay() */
+  ordinalDay(): Expr {
+    return this.#op("ordinalDay");
+  }
+  /** Milliseconds within the second 0..999 (int32; timestamps only). */
+  millisecond(): Expr {
+    return this.#op("millisecond");
+  }
+  /** Microseconds within the second 0..999999 (int32; timestamps only). */
+  microsecond(): Expr {
+    return this.#op("microsecond");
+  }
+  /** Nanoseconds within the second 0..999999999 (int32; timestamps only). */
+  nanosecond(): Expr {
+    return this.#op("nanosecond");
+  }
+  /**
+   * The count of `unit` since 1970-01-01 (int64, floored): "s", "ms", "us" (default, as Polars),
+   * "ns" or "d". @example col("ts").dt.epoch("s")
+   */
+  epoch(unit: "s" | "ms" | "us" | "ns" | "d" = "us"): Expr {
+    const code = ["s", "ms", "us", "ns", "d"].indexOf(unit);
+    if (code < 0) throw new InvalidArgumentError(`dt.epoch: unknown unit "${String(unit)}"`);
+    return this.#op("epoch", { params: [code] });
+  }
+  /** The first day of the month, at the same time of day (same dtype). */
+  monthStart(): Expr {
+    return this.#op("monthStart");
+  }
+  /** The last day of the month, at the same time of day (same dtype). */
+  monthEnd(): Expr {
+    return this.#op("monthEnd");
+  }
+  /**
+   * The start of the interval `every` holding each value: calendar months ("1mo", "1q", "1y")
+   * from 1970-01, or fixed lengths ("15m", "1h", "1d"; "1w" from Mondays) from 1970-01-01.
+   * @example col("ts").dt.truncate("15m")
+   */
+  truncate(every: string): Expr {
+    const i = parseInterval(every, "dt.truncate");
+    return this.#op("truncate", { params: [i.months, i.seconds, i.nanos] });
+  }
+  /** The nearer boundary of `every`'s intervals (halfway rounds up). @example col("ts").dt.round("1h") */
+  round(every: string): Expr {
+    const i = parseInterval(every, "dt.round");
+    return this.#op("round", { params: [i.months, i.seconds, i.nanos] });
+  }
+  /**
+   * Moves by a duration: calendar months first (the day clamped to the month's end: Jan 31 +
+   * "1mo" is Feb 28 or 29), then the fixed part. Negative with a leading "-".
+   * @example col("d").dt.offsetBy("1mo2d")
+   */
+  offsetBy(by: string): Expr {
+    const i = parseInterval(by, "dt.offsetBy");
+    return this.#op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
   }
 }

@@ -197,7 +197,31 @@ GPUDF_HD inline void eval_node(const ProgramView& p, const Node& nd, int64_t row
     case Op::Hour:
     case Op::Minute:
     case Op::Second:
-    case Op::Weekday: out.i = temporal_field(nd.op, ta, a.i); return;
+    case Op::Weekday:
+    case Op::Quarter:
+    case Op::IsoWeek:
+    case Op::IsoYear:
+    case Op::OrdinalDay:
+    case Op::Millisecond:
+    case Op::Microsecond:
+    case Op::Nanosecond: out.i = temporal_field(nd.op, ta, a.i); return;
+    // Skipped on nulls: a null slot's bits are arbitrary and the calendar math assumes a range.
+    case Op::Epoch:
+      if (ok) out.i = temporal_epoch(ta, a.i, nd.p0, ok);
+      return;
+    case Op::MonthStart:
+    case Op::MonthEnd:
+      if (ok) out.i = temporal_month_edge(ta, a.i, nd.op == Op::MonthEnd);
+      return;
+    case Op::TruncateTo:
+      if (ok) out.i = temporal_truncate(ta, a.i, nd.p0, nd.p1);
+      return;
+    case Op::RoundTo:
+      if (ok) out.i = temporal_round(ta, a.i, nd.p0, nd.p1);
+      return;
+    case Op::OffsetBy:
+      if (ok) out.i = temporal_offset(ta, a.i, nd.p0, nd.p1, ok);
+      return;
   }
 }
 

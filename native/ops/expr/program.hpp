@@ -37,6 +37,11 @@ enum class Op : int32_t {
   StrStripPrefix, StrStripSuffix,  // p0: constant index of the affix
   StrHead, StrTail,  // p0: characters (negative: all but that many from the other end)
   Year, Month, Day, Hour, Minute, Second, Weekday,
+  Quarter, IsoWeek, IsoYear, OrdinalDay, Millisecond, Microsecond, Nanosecond,
+  Epoch,       // p0: the unit (0 s, 1 ms, 2 us, 3 ns, 4 days)
+  MonthStart, MonthEnd,  // the same time of day on the month's first / last day
+  TruncateTo, RoundTo,   // p0: months (> 0: calendar months) or p1: a fixed interval in the dtype's units
+  OffsetBy,    // p0: calendar months, then p1: a fixed interval in the dtype's units
 };
 
 /// How a value sits in a Slot: integers (every integer dtype but uint64, bool, date32 and

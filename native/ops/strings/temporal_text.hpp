@@ -131,11 +131,6 @@ GPUDF_HD inline int read_name(const char* s, int64_t n, int64_t& pos, int count,
   return -1;
 }
 
-GPUDF_HD inline int64_t days_in_month(int64_t y, int m) {
-  const int d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return m == 2 && leap ? 29 : d[m - 1];
-}
 
 }  // namespace detail
 
@@ -321,7 +316,7 @@ GPUDF_HD inline bool parse_temporal(const Format& f, const char* s, int64_t n, T
     if (doy >= 0 && !has_md) {
       const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
       if (doy < 1 || doy > (leap ? 366 : 365)) return false;
-    } else if (day < 1 || day > days_in_month(year, int(month))) {
+    } else if (day < 1 || day > gpudf::days_in_month(year, month)) {
       return false;
     }
     const int64_t days = doy >= 0 && !has_md ? days_from_civil(year, 1, 1) + doy - 1
