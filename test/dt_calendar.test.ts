@@ -122,3 +122,18 @@ describe("calendar arithmetic", () => {
     expectCode(() => new DataFrame({ s: ["2024-01-01"] }).select(col("s").str.toDatetime(undefined, { unit: "s" }).dt.offsetBy("1ms")), "ERR_INVALID_ARGUMENT");
   });
 });
+
+describe("dates and timestamps against ISO strings", () => {
+  it("compare as the parsed instant, in the column's dtype, both sides", () => {
+    const s = ["2024-01-01", "2024-03-05", null, "2023-12-31", "2024-03-05"];
+    const df = new DataFrame({ s }).select(col("s").str.toDate().alias("d"), col("s").str.toDatetime(undefined, { unit: "ns" }).alias("t"));
+    expect(df.filter(col("d").gte("2024-01-01")).height).toBe(3);
+    expect(df.filter(col("d").eq("2024-03-05")).height).toBe(2);
+    expect(df.filter(col("t").lt("2024-03-05T00:00:00.000000001")).height).toBe(4);
+    expect(df.filter(col("t").gt("2024-01-01 00:00:00+01:00")).height).toBe(3);  // 2023-12-31 23:00 UTC
+    expect(df.filter(col("t").gte("2023-12-31T00:00Z")).height).toBe(4);
+    expect(df.select(col("d").lt("2024-02-01").alias("o")).getColumn("o").toArray()).toEqual([true, false, null, true, false]);
+    expectCode(() => df.filter(col("d").eq("2024-03-05 10:00")), "ERR_DTYPE");
+    expectCode(() => df.filter(col("t").eq("soon")), "ERR_DTYPE");
+  });
+});

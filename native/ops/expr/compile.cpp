@@ -191,8 +191,32 @@ class Compiler {
     return ok && back.i == ms.i;
   }
 
+  /// A string literal compared with a date or timestamp is read as ISO 8601 in that dtype,
+  /// once, here (col("d").gt("2024-01-01")); text that is not such a value is ERR_DTYPE.
+  void text_as_temporal(Val& lit, const Val& other) {
+    if (!lit.literal || lit.node >= 0 || lit.value.kind != LiteralSpec::Kind::String) return;
+    if ((other.literal && other.node < 0) || !is_temporal_type(other.type)) return;
+    const TypeId t = other.type;
+    const std::string& text = lit.value.text;
+    int64_t v = 0;
+    const bool ok = strings::parse_temporal(strings::iso_format(t != TypeId::Date32), text.data(), int64_t(text.size()), t, v);
+    GPUDF_EXPECTS(ok, Dtype,
+                  "the string \"" + text + "\" is not a " + std::string(type_name(t)) +
+                      " in ISO 8601 (YYYY-MM-DD" + (t == TypeId::Date32 ? "" : "[ HH:MM[:SS[.f]]][Z|+hh:mm]") +
+                      "); compare with a Date or parse the text with str.strptime");
+    Slot x{};
+    x.i = v;
+    prog_.consts.push_back(x);
+    prog_.const_types.push_back(t);
+    lit.node = add(Op::Literal, t, {}, int64_t(prog_.consts.size()) - 1, 0);
+    lit.type = t;
+    lit.weak = Weak::None;
+  }
+
   Val compare(const NodeSpec& s, Op op) {
     Val a = arg(s, 0), b = arg(s, 1);
+    text_as_temporal(a, b);
+    text_as_temporal(b, a);
     auto [ta, tb] = pair_types(s.op, a, b, true);
     TypeId ca = ta, cb = tb;
     if (is_temporal_type(ta) && is_temporal_type(tb)) {
