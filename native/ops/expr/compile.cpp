@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/regex/regex_node.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -304,6 +305,11 @@ class Compiler {
     Val a = arg(s, 0);
     emit_value(a);
     if (!is_string(a.type)) bad(s.op, a.type);
+    return column_node(case_map(materialised(a), mode));
+  }
+
+  /// The operand (the last node so far) run as a program of its own.
+  ColumnPtr materialised(const Val& a) {
     Program sub;
     sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + a.node + 1);
     sub.inputs = prog_.inputs;
@@ -311,9 +317,29 @@ class Compiler {
     sub.const_types = prog_.const_types;
     sub.text = prog_.text;
     sub.rows = frame_.rows;
-    ColumnPtr mapped = case_map(expr::run(sub, device_), mode);
-    prog_.inputs.push_back(mapped);
-    return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
+    return expr::run(sub, device_);
+  }
+
+  /// A computed column as an input node.
+  Val column_node(const ColumnPtr& c) {
+    prog_.inputs.push_back(c);
+    return node_val(add(Op::Column, c->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  /// The regex string functions (ops/regex/regex_node.hpp): the pattern compiled once, run over
+  /// the materialised operand; a plain-text contains stays the fused substring search.
+  Val regex_fn(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    const regex::RegexNode r = regex::regex_node(s);
+    if (r.invalid) return node_val(emit_literal(LiteralSpec{}, regex::regex_result_type(r.fn, a.type)));
+    if (r.fn == regex::RegexFn::Contains && r.pure_literal()) {
+      NodeSpec p = s;
+      p.value.text = r.rx.prefix;
+      return string_pred(p, Op::StrContains);
+    }
+    return column_node(regex::regex_apply(materialised(a), r.call()));
   }
 
   Val temporal(const NodeSpec& s, Op op) {
@@ -482,7 +508,7 @@ class Compiler {
       if (!is_string(a.type)) bad(o, a.type);
       return node_val(add(o == "str.len" ? Op::StrLen : Op::StrLenBytes, TypeId::UInt32, {a.node}));
     }
-    if (o == "str.contains") return string_pred(s, Op::StrContains);
+    if (regex::is_regex_op(o)) return regex_fn(s);
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
