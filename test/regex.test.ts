@@ -191,6 +191,17 @@ describe("regex functions: semantics", () => {
     expect(values(col("s").str.countMatches(".", { literal: true }))).toEqual([1, 0, null, 0, 0]);
   });
 
+  it("expressions print as written", () => {
+    expect(String(col("s").str.contains("a.b"))).toBe('col("s").str.contains("a.b")');
+    expect(String(col("s").str.contains("a.b", { literal: true, strict: false }))).toBe(
+      'col("s").str.contains("a.b", { literal: true, strict: false })',
+    );
+    expect(String(col("s").str.replace("(a)", "$1", { n: 2 }))).toBe('col("s").str.replace("(a)", "$1", { n: 2 })');
+    expect(String(col("s").str.replaceAll("a", "b", { literal: true }))).toBe('col("s").str.replaceAll("a", "b", { literal: true })');
+    expect(String(col("s").str.extract("(a)"))).toBe('col("s").str.extract("(a)", 1)');
+    expect(String(col("s").str.countMatches("a"))).toBe('col("s").str.countMatches("a")');
+  });
+
   it("the pathological (a*)*b over 1e5 characters completes (linear time)", () => {
     const big = frameOf({ s: ["utf8", ["a".repeat(100_000), "a".repeat(99_999) + "b"]] });
     expect(run(big, col("s").str.contains("(a*)*b")).values).toEqual([false, true]);
