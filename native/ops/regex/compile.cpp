@@ -5,27 +5,15 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "ops/expr/unicode_case.hpp"
 #include "ops/regex/ast.hpp"
 
 namespace gpudf::regex {
 namespace {
 
 void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
+  char buf[4];
+  out.append(buf, size_t(expr::utf8_encode(cp, buf)));
 }
 
 class Emitter {
@@ -175,15 +163,14 @@ Regex compile_regex(const std::string& pattern, bool literal) {
     Ast seq;
     seq.kind = Ast::Kind::Concat;
     for (size_t k = 0; k < pattern.size();) {
-      const unsigned char c = static_cast<unsigned char>(pattern[k]);
-      const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-      uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
-      for (size_t j = 1; j < len && k + j < pattern.size(); ++j) cp = (cp << 6) | (uint8_t(pattern[k + j]) & 0x3F);
+      int32_t len;
+      bool valid;
+      const uint32_t cp = expr::utf8_decode(pattern.data(), int64_t(pattern.size()), int64_t(k), &len, &valid);
       Ast ch;
       ch.kind = Ast::Kind::Char;
       ch.cp = cp;
       seq.kids.push_back(ch);
-      k += len;
+      k += size_t(len);
     }
     parsed.root = std::move(seq);
     parsed.names = {""};

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "ops/expr/unicode_case.hpp"
 #include "ops/regex/ast.hpp"
 
 namespace gpudf::regex {
@@ -52,13 +53,11 @@ class Parser {
     return false;
   }
 
-  /// The next code point of the pattern (UTF-8); the pattern came from a JS string, so valid.
+  /// The next code point of the pattern (UTF-8; it came from a JS string, so valid).
   uint32_t next_cp() {
-    const unsigned char c = static_cast<unsigned char>(p_[at_]);
-    int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    if (at_ + size_t(len) > p_.size()) len = 1;
-    uint32_t cp = len == 1 ? c : len == 2 ? c & 0x1F : len == 3 ? c & 0x0F : c & 0x07;
-    for (int k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(p_[at_ + size_t(k)]) & 0x3F);
+    int32_t len;
+    bool valid;
+    const uint32_t cp = expr::utf8_decode(p_.data(), int64_t(p_.size()), int64_t(at_), &len, &valid);
     at_ += size_t(len);
     return cp;
   }

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/hd.hpp"
+#include "ops/expr/unicode_case.hpp"
 #include "ops/regex/regex.hpp"
 
 namespace gpudf::regex {
@@ -17,27 +18,12 @@ namespace gpudf::regex {
 inline constexpr uint32_t kNoChar = 0xFFFFFFFFu;  // before the start / past the end
 inline constexpr uint32_t kBadUnit = 0x110000u;   // a byte that is not valid UTF-8
 
-/// The code point at s[pos] (pos < n) and its length; an invalid byte is kBadUnit of length 1.
+/// The code point at s[pos] (pos < n) and its length; an invalid byte is kBadUnit of length 1
+/// (the project's one UTF-8 decoder, unicode_case.hpp).
 GPUDF_HD inline uint32_t rx_decode(const char* s, int64_t n, int64_t pos, int32_t* len) {
-  const uint8_t c = uint8_t(s[pos]);
-  *len = 1;
-  if (c < 0x80) return c;
-  int32_t need;
-  uint32_t cp;
-  if (c >= 0xC2 && c < 0xE0) need = 1, cp = c & 0x1F;
-  else if (c >= 0xE0 && c < 0xF0) need = 2, cp = c & 0x0F;
-  else if (c >= 0xF0 && c < 0xF5) need = 3, cp = c & 0x07;
-  else return kBadUnit;
-  if (pos + need >= n) return kBadUnit;
-  for (int32_t k = 1; k <= need; ++k) {
-    const uint8_t b = uint8_t(s[pos + k]);
-    if ((b & 0xC0) != 0x80) return kBadUnit;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-    return kBadUnit;
-  *len = need + 1;
-  return cp;
+  bool valid;
+  const uint32_t cp = expr::utf8_decode(s, n, pos, len, &valid);
+  return valid ? cp : kBadUnit;
 }
 
 /// The code point that ends at s[pos] (kNoChar at 0).
