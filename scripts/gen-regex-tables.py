@@ -15,6 +15,7 @@ holds:
     next) pairs sorted by code point; following `next` cycles through every code point that
     folds alike ("k" -> "K" -> KELVIN SIGN -> "k").
 """
+import importlib.util
 import os
 import sys
 
@@ -24,27 +25,24 @@ SCRIPTS = ["Arabic", "Armenian", "Bengali", "Common", "Cyrillic", "Devanagari", 
            "Han", "Hangul", "Hebrew", "Hiragana", "Inherited", "Katakana", "Latin", "Thai"]
 
 
-def read(name):
-    with open(os.path.join(UCD, name), encoding="utf-8") as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield [field.strip() for field in line.split(";")]
+def _case_tables_script():
+    """scripts/gen-unicode-tables.py as a module: its UCD reader and range builder serve here too."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gen-unicode-tables.py")
+    spec = importlib.util.spec_from_file_location("gen_unicode_tables", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.UCD = UCD
+    return module
+
+
+_CASE = _case_tables_script()
+read = _CASE.read
+ranges_of = _CASE.ranges_of
 
 
 def span(field):
     lo, _, hi = field.partition("..")
     return range(int(lo, 16), int(hi or lo, 16) + 1)
-
-
-def ranges_of(points):
-    out = []
-    for c in sorted(points):
-        if out and out[-1][1] + 1 == c:
-            out[-1][1] = c
-        else:
-            out.append([c, c])
-    return out
 
 
 def general_categories():

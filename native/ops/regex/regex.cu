@@ -50,17 +50,10 @@ __global__ void fixed_kernel(Launch L, Rows<O> in, int64_t rows, uint8_t* bools,
     if (bools) bools[i] = 0;
     if (ints) ints[i] = 0;
     if (!in.valid(i)) continue;
-    const char* s = in.src + in.off[i];
-    const int64_t len = int64_t(in.off[i + 1] - in.off[i]);
-    if (L.fn == RegexFn::Contains) {
-      bools[i] = vm.search(s, len, 0) ? 1 : 0;
-    } else if (L.fn == RegexFn::Count) {
-      ints[i] = uint32_t(rx_for_each(vm, s, len, -1, [](int64_t, int64_t) {}));
-    } else {
-      const int64_t at = rx_find(vm, s, len);
-      if (at < 0) continue;
-      ints[i] = uint32_t(at);
-    }
+    uint32_t r;
+    if (!rx_fixed(vm, L.fn, in.src + in.off[i], int64_t(in.off[i + 1] - in.off[i]), &r)) continue;
+    if (bools) bools[i] = uint8_t(r);
+    else ints[i] = r;
     atomicOr(out_bits + (i >> 5), 1u << (i & 31));
   }
 }

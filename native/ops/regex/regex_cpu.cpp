@@ -75,17 +75,10 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
         if (bools) bools[i] = 0;
         if (ints) ints[i] = 0;
         if (!valid_in(i)) continue;
-        const char* s = src + off[i];
-        const int64_t len = int64_t(off[i + 1] - off[i]);
-        if (call.fn == RegexFn::Contains) {
-          bools[i] = vm.search(s, len, 0) ? 1 : 0;
-        } else if (call.fn == RegexFn::Count) {
-          ints[i] = uint32_t(rx_for_each(vm, s, len, -1, [](int64_t, int64_t) {}));
-        } else {
-          const int64_t at = rx_find(vm, s, len);
-          if (at < 0) continue;
-          ints[i] = uint32_t(at);
-        }
+        uint32_t r;
+        if (!rx_fixed(vm, call.fn, src + off[i], int64_t(off[i + 1] - off[i]), &r)) continue;
+        if (bools) bools[i] = uint8_t(r);
+        else ints[i] = r;
         set_bit(bits, i);
       }
     });

@@ -7,6 +7,7 @@
 
 #include "core/hd.hpp"
 #include "ops/regex/pike.hpp"
+#include "ops/regex/regex_ops.hpp"
 
 namespace gpudf::regex {
 
@@ -59,6 +60,21 @@ GPUDF_HD inline bool rx_extract(PikeVM& vm, const char* s, int64_t n, int32_t g,
   *b = vm.slots()[2 * g];
   *e = vm.slots()[2 * g + 1];
   return *b >= 0 && *e >= 0;
+}
+
+/// The fixed-width results (contains: 0/1, countMatches, find) of one row in *out; false when
+/// the result is null (find without a match).
+GPUDF_HD inline bool rx_fixed(PikeVM& vm, RegexFn fn, const char* s, int64_t n, uint32_t* out) {
+  if (fn == RegexFn::Contains) {
+    *out = vm.search(s, n, 0) ? 1 : 0;
+  } else if (fn == RegexFn::Count) {
+    *out = uint32_t(rx_for_each(vm, s, n, -1, [](int64_t, int64_t) {}));
+  } else {
+    const int64_t at = rx_find(vm, s, n);
+    if (at < 0) return false;
+    *out = uint32_t(at);
+  }
+  return true;
 }
 
 /// The row with its first `limit` matches (-1: all) replaced by the template; writes to dst
