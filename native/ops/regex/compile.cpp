@@ -147,6 +147,52 @@ void literal_prefix(Regex& rx) {
   rx.literal = rx.groups == 0 && k + 2 == rx.insts.size() && rx.insts[k].op == RxOp::Save && rx.insts[k].x == 1;
 }
 
+/// The bytes a match can start with (the lead bytes of the code points the first reading
+/// instructions take; assertions are passed through, which can only widen the set), unless
+/// a match can be empty.
+void first_bytes(Regex& rx) {
+  uint32_t bits[8] = {};
+  auto set = [&](uint32_t lo, uint32_t hi) {
+    for (uint32_t b = lo; b <= hi; ++b) bits[b >> 5] |= 1u << (b & 31);
+  };
+  auto leads = [&](uint32_t lo, uint32_t hi) {
+    if (hi >= kInvalidUnit) {
+      set(0x80, 0xFF);  // a stray byte reads as the invalid unit
+      hi = 0x10FFFF;
+    }
+    const struct { uint32_t first, last, shift, tag; } kLen[] = {
+        {0, 0x7F, 0, 0}, {0x80, 0x7FF, 6, 0xC0}, {0x800, 0xFFFF, 12, 0xE0}, {0x10000, 0x10FFFF, 18, 0xF0}};
+    for (const auto& L : kLen) {
+      const uint32_t a = std::max(lo, L.first), b = std::min(hi, L.last);
+      if (a <= b) set(L.tag | (a >> L.shift), L.tag | (b >> L.shift));
+    }
+  };
+  std::vector<char> seen(rx.insts.size(), 0);
+  std::vector<int32_t> todo{0};
+  while (!todo.empty()) {
+    const int32_t pc = todo.back();
+    todo.pop_back();
+    if (seen[size_t(pc)]) continue;
+    seen[size_t(pc)] = 1;
+    const Inst& in = rx.insts[size_t(pc)];
+    switch (in.op) {
+      case RxOp::Char: leads(uint32_t(in.x), uint32_t(in.x)); break;
+      case RxOp::Class:
+        for (int32_t k = 0; k < in.y; ++k) leads(rx.ranges[size_t(2 * (in.x + k))], rx.ranges[size_t(2 * (in.x + k) + 1)]);
+        break;
+      case RxOp::Any:
+      case RxOp::AnyNL: leads(0, kInvalidUnit); break;
+      case RxOp::Match: return;  // an empty match: every position is a start
+      case RxOp::Split: todo.push_back(in.y); todo.push_back(in.x); break;
+      case RxOp::Jmp: todo.push_back(in.x); break;
+      case RxOp::Save:
+      case RxOp::Assert: todo.push_back(pc + 1); break;
+    }
+  }
+  rx.can_skip = true;
+  for (int k = 0; k < 8; ++k) rx.first_bytes[k] = bits[k];
+}
+
 }  // namespace
 
 int32_t Regex::group_index(const std::string& name) const {
@@ -194,6 +240,7 @@ Regex compile_regex(const std::string& pattern, bool literal) {
   em.inst(RxOp::Match);
   rx.anchored = anchored_at_start(parsed.root);
   literal_prefix(rx);
+  first_bytes(rx);
   if (literal) rx.literal = true;
   return rx;
 }

@@ -1,6 +1,6 @@
 // The Pike VM: simulates the program's NFA over a row's code points, every live thread in
 // step, with leftmost-first priorities (the first alternative / the greedy choice wins, as in
-// Rust's regex and RE2). Each step adds a thread at most once per instruction (sparse sets), so
+// Rust's regex and RE2). Each step adds a thread at most once per instruction (stamped sets), so
 // a search costs O(row length * program length) whatever the pattern. No recursion and no
 // allocation: the caller hands in scratch memory of pike_scratch_bytes() (CPU: one buffer per
 // worker; CUDA: a slice of a global buffer per thread), so the same code runs in the kernels.
@@ -98,8 +98,11 @@ class PikeVM {
     for (int l = 0; l < 2; ++l) {
       list_[l].slots = base;
       base += int64_t(n) * k;
-      list_[l].sparse = reinterpret_cast<int32_t*>(base);
-      list_[l].dense = list_[l].sparse + n;
+      list_[l].stamp = reinterpret_cast<int32_t*>(base);
+      list_[l].dense = list_[l].stamp + n;
+      list_[l].size = 0;
+      list_[l].gen = 1;
+      for (int32_t j = 0; j < n; ++j) list_[l].stamp[j] = 0;
       base += n;
     }
     stack_ = reinterpret_cast<PikeEntry*>(base);
@@ -124,7 +127,7 @@ class PikeVM {
     if (rx_.anchored && from > 0) return false;
     List* clist = &list_[0];
     List* nlist = &list_[1];
-    clist->size = 0;
+    clear(*clist);
     bool matched = false;
     int64_t pos = from;
     uint32_t prev = rx_decode_before(s, n, pos);
@@ -142,16 +145,26 @@ class PikeVM {
             cp = rx_decode(s, n, pos, &len);
           }
         }
+        if (rx_.can_skip) {
+          // Nothing live: on to the next character a match can start with.
+          const int64_t was = pos;
+          while (pos < n && !starts(s[pos])) pos += uint8_t(s[pos]) < 0x80 ? 1 : (rx_decode(s, n, pos, &len), len);
+          if (pos >= n) break;
+          if (pos != was) {
+            prev = rx_decode_before(s, n, pos);
+            cp = rx_decode(s, n, pos, &len);
+          }
+        }
       }
-      if (!matched && (!rx_.anchored || pos == 0)) {
+      if (!matched && (!rx_.anchored || pos == 0) && (!rx_.can_skip || (pos < n && starts(s[pos])))) {
         for (int32_t j = 0; j < k_; ++j) cur_[j] = -1;
         add(*clist, 0, s, n, pos, prev, cp);
       }
-      if (clist->size == 0) break;
+      if (clist->size == 0 && (matched || pos >= n)) break;
       const int64_t next = pos + len;
       int32_t next_len = 0;
       const uint32_t next_cp = next < n ? rx_decode(s, n, next, &next_len) : kNoChar;
-      nlist->size = 0;
+      clear(*nlist);
       for (int32_t t = 0; t < clist->size; ++t) {
         const int32_t pc = clist->dense[t];
         const Inst in = rx_.insts[pc];
@@ -167,7 +180,7 @@ class PikeVM {
           case RxOp::Class: step = cp != kNoChar && rx_in_ranges(rx_.ranges, in.x, in.y, cp); break;
           case RxOp::Any: step = cp != kNoChar && cp != '\n'; break;
           case RxOp::AnyNL: step = cp != kNoChar; break;
-          default: break;  // epsilon instructions are in the list only as visited marks
+          default: break;
         }
         if (step) {
           for (int32_t j = 0; j < k_; ++j) cur_[j] = clist->slots[int64_t(pc) * k_ + j];
@@ -189,9 +202,10 @@ class PikeVM {
  private:
   struct List {
     int64_t* slots;
-    int32_t* sparse;
-    int32_t* dense;
+    int32_t* stamp;  // stamp[pc] == gen: pc is in the list (visited this step)
+    int32_t* dense;  // the reading instructions and Match, in priority order
     int32_t size;
+    int32_t gen;
   };
   RegexView rx_;
   int32_t k_;
@@ -200,9 +214,17 @@ class PikeVM {
   int64_t* cur_;
   int64_t* out_;
 
-  GPUDF_HD static bool contains(const List& l, int32_t pc) {
-    const int32_t i = l.sparse[pc];
-    return i >= 0 && i < l.size && l.dense[i] == pc;
+  GPUDF_HD void clear(List& l) const {
+    l.size = 0;
+    if (++l.gen == 0x7FFFFFFF) {
+      for (int32_t j = 0; j < rx_.num_insts; ++j) l.stamp[j] = 0;
+      l.gen = 1;
+    }
+  }
+
+  GPUDF_HD bool starts(char c) const {
+    const uint8_t b = uint8_t(c);
+    return (rx_.first_bytes[b >> 5] >> (b & 31)) & 1u;
   }
 
   GPUDF_HD bool holds(RxAssert a, const char* s, int64_t n, int64_t pos, uint32_t prev, uint32_t cp) const {
@@ -230,9 +252,8 @@ class PikeVM {
       }
       int32_t pc = e.pc;
       for (;;) {
-        if (contains(l, pc)) break;
-        l.sparse[pc] = l.size;
-        l.dense[l.size++] = pc;
+        if (l.stamp[pc] == l.gen) break;
+        l.stamp[pc] = l.gen;
         const Inst in = rx_.insts[pc];
         if (in.op == RxOp::Jmp) {
           pc = in.x;
@@ -256,6 +277,7 @@ class PikeVM {
           ++pc;
           continue;
         }
+        l.dense[l.size++] = pc;
         for (int32_t j = 0; j < k_; ++j) l.slots[int64_t(pc) * k_ + j] = cur_[j];
         break;
       }

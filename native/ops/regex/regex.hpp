@@ -47,6 +47,8 @@ struct RegexView {
   bool literal = false;              // the pattern is the bytes `prefix` and nothing else
   const char* prefix = nullptr;      // bytes every match starts with (may be empty)
   int32_t prefix_len = 0;
+  bool can_skip = false;             // no empty match: a match starts at a byte in first_bytes
+  uint32_t first_bytes[8] = {};      // bit b: a match may start with byte b
 };
 
 /// The host side of a compiled pattern: owns what a RegexView points to.
@@ -59,6 +61,8 @@ struct Regex {
   std::vector<std::string> group_names;   // [groups + 1]; "" for unnamed
   bool anchored = false;
   bool literal = false;
+  bool can_skip = false;
+  uint32_t first_bytes[8] = {};
 
   RegexView view() const { return view_at(insts.data(), ranges.data(), prefix.data()); }
   /// The view over copies of insts / ranges / prefix that live elsewhere (a device).
@@ -74,6 +78,8 @@ struct Regex {
     v.literal = literal;
     v.prefix = p;
     v.prefix_len = int32_t(prefix.size());
+    v.can_skip = can_skip;
+    for (int k = 0; k < 8; ++k) v.first_bytes[k] = first_bytes[k];
     return v;
   }
   /// The index of the group called `name`, or -1.
