@@ -242,6 +242,15 @@ class PikeVM {
   /// Adds pc0 and everything it reaches without reading (the epsilon closure) at `pos`, in
   /// priority order; cur_ holds the thread's slots and is restored on the way out.
   GPUDF_HD void add(List& l, int32_t pc0, const char* s, int64_t n, int64_t pos, uint32_t prev, uint32_t cp) {
+    const RxOp op0 = rx_.insts[pc0].op;
+    if (op0 <= RxOp::AnyNL || op0 == RxOp::Match) {
+      // A reading instruction (the common case): no closure to follow.
+      if (l.stamp[pc0] == l.gen) return;
+      l.stamp[pc0] = l.gen;
+      l.dense[l.size++] = pc0;
+      for (int32_t j = 0; j < k_; ++j) l.slots[int64_t(pc0) * k_ + j] = cur_[j];
+      return;
+    }
     int32_t sp = 0;
     stack_[sp++] = PikeEntry{pc0, 0, 0};
     while (sp > 0) {
