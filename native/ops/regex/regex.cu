@@ -128,7 +128,6 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call, cudaStream_t s
   const int64_t threads = std::min<int64_t>(n, std::min<int64_t>(max_threads, int64_t(65535) * kBlock));
   const int grid = int((threads + kBlock - 1) / kBlock);
   BufferPtr scratch = Buffer::allocate(dev, size_t(grid) * kBlock * size_t(L.stride));
-  GPUDF_CUDA_TRY(cudaMemsetAsync(scratch->data(), 0, scratch->size(), stream));
   L.scratch = scratch->data();
   L.fn = call.fn;
   L.group = call.group;
