@@ -223,3 +223,19 @@ TEST(regex, replace_templates_and_limits) {
   EXPECT_TRUE(read_strings(run_call(col, RegexFn::Replace, "", 0, "-", -1)) ==
               Strings({std::string("-a-1-b-2-2-c-3-3-3-"), std::string("-$-x-"), std::string("-")}));
 }
+
+TEST(regex, large_programs_on_the_device) {
+  // About 1,500 instructions: the CUDA scratch per thread grows with the program.
+  const std::string pattern = "x(?:[a-c]{1,500})y";
+  Regex rx = compile_regex(pattern);
+  EXPECT_TRUE(rx.insts.size() > 1000);
+  Strings in;
+  std::vector<std::optional<uint32_t>> want;
+  for (int i = 0; i < 300; ++i) {
+    const int len = (i * 37) % 620;
+    in.push_back("x" + std::string(size_t(len), "abc"[i % 3]) + "y");
+    want.push_back(len >= 1 && len <= 500 ? 1u : 0u);
+  }
+  ColumnPtr col = on_test_device(host_strings(TypeId::Utf8, in));
+  EXPECT_TRUE(read_values<uint32_t>(run_call(col, RegexFn::Count, pattern)) == want);
+}
