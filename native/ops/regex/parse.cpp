@@ -22,7 +22,7 @@ class Parser {
   Parsed run() {
     Parsed out;
     names_.push_back("");
-    out.root = alternation(Flags{}, 0);
+    out.root = alternation(Flags{});
     if (at_ < p_.size()) fail("unmatched ')'");
     out.groups = groups_;
     out.names = names_;
@@ -85,7 +85,7 @@ class Parser {
     return a;
   }
 
-  Ast alternation(Flags flags, int) {
+  Ast alternation(Flags flags) {
     Ast alt;
     alt.kind = Ast::Kind::Alt;
     for (;;) {
@@ -225,7 +225,7 @@ class Parser {
 
   Ast group_body(const Flags& flags, int32_t group, size_t open) {
     if (++depth_ > 250) fail("nesting too deep", open);
-    Ast inner = alternation(flags, 0);
+    Ast inner = alternation(flags);
     if (!eat(')')) fail("unclosed group", open);
     --depth_;
     Ast g;

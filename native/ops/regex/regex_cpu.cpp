@@ -1,6 +1,7 @@
-// The regex string functions on the CPU: 64-row blocks over cpu_pool() (validity bytes are never
-// shared between workers), one Pike VM scratch buffer per block run. String results take two
-// passes: every row's length, then the bytes at the scanned offsets.
+// The regex string functions: result dtypes, backend dispatch, and the CPU backend: 64-row
+// blocks over cpu_pool() (validity bytes are never shared between workers), one Pike VM scratch
+// buffer per block run. String results take two passes: every row's length, then the bytes at
+// the scanned offsets.
 #include <limits>
 #include <vector>
 
