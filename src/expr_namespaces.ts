@@ -34,9 +34,22 @@ export interface ToDatetimeOptions extends StrptimeOptions {
   timeZone?: string;
 }
 
-function pattern(value: unknown, fn: string): string {
+function text(value: unknown, fn: string): string {
   if (typeof value !== "string") throw new InvalidArgumentError(`str.${fn} expects a string`);
   return value;
+}
+
+/** The regex functions' boolean options as 0/1 (literal defaults to false, strict to true). */
+function regexOptions(options: unknown, fn: string, allowed: string[]): { literal: number; strict: number } {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError(`str.${fn}: options must be an object`);
+  const o = options as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k)) throw new InvalidArgumentError(`str.${fn}: unknown option "${k}"`);
+  }
+  for (const k of ["literal", "strict"]) {
+    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new InvalidArgumentError(`str.${fn}: ${k} must be a boolean`);
+  }
+  return { literal: o.literal === true ? 1 : 0, strict: o.strict === false ? 0 : 1 };
 }
 
 /** String functions of an Expr (UTF-8; "characters" are Unicode code points). */
@@ -61,17 +74,71 @@ export class ExprString {
   lenBytes(): Expr {
     return this.#op("lenBytes");
   }
-  /** True where the literal substring occurs. @example col("s").str.contains("ab") */
-  contains(substring: string): Expr {
-    return this.#op("contains", { value: pattern(substring, "contains") });
+  /**
+   * True where the regular expression `pattern` matches somewhere in the string (as Polars;
+   * the syntax is Rust's regex crate's, see docs/semantics.md). `literal: true` searches for
+   * the plain substring instead. A bad pattern throws an InvalidArgumentError naming the
+   * position; with `strict: false` it gives null for every row instead.
+   *
+   * @example
+   * col("s").str.contains("^ab+c");               // regex
+   * col("s").str.contains("a.b", { literal: true }); // the three characters "a.b"
+   * col("s").str.contains("(?i)straße");           // case-insensitive
+   */
+  contains(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
+    const { literal, strict } = regexOptions(options, "contains", ["literal", "strict"]);
+    return this.#op("contains", { value: text(pattern, "contains"), params: [literal, strict] });
+  }
+  /**
+   * The number of non-overlapping matches of `pattern` (regex, or plain text with
+   * `literal: true`), as uint32. @example col("s").str.countMatches("\\d+")
+   */
+  countMatches(pattern: string, options: { literal?: boolean } = {}): Expr {
+    const { literal } = regexOptions(options, "countMatches", ["literal"]);
+    return this.#op("countMatches", { value: text(pattern, "countMatches"), params: [literal] });
+  }
+  /**
+   * The character (code point) index of the first match of `pattern`, as uint32; null where
+   * there is none. @example col("s").str.find("[0-9]")
+   */
+  find(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
+    const { literal, strict } = regexOptions(options, "find", ["literal", "strict"]);
+    return this.#op("find", { value: text(pattern, "find"), params: [literal, strict] });
+  }
+  /**
+   * Capture group `groupIndex` (0: the whole match) of the first match of `pattern`; null
+   * where there is no match or the group took no part. @example col("s").str.extract("(\\d+)-(\\d+)", 2)
+   */
+  extract(pattern: string, groupIndex = 1): Expr {
+    if (!Number.isInteger(groupIndex) || groupIndex < 0)
+      throw new InvalidArgumentError("str.extract: groupIndex must be an integer >= 0");
+    return this.#op("extract", { value: text(pattern, "extract"), params: [groupIndex] });
+  }
+  /**
+   * The string with its first `n` (default 1) matches of `pattern` replaced by `value`, in
+   * which `$1`, `${1}`, `$name`, `${name}` stand for capture groups and `$$` for `$` (as
+   * Rust's regex). With `literal: true` both are plain text.
+   *
+   * @example col("date").str.replace("(\\d+)/(\\d+)", "$2-$1")
+   */
+  replace(pattern: string, value: string, options: { literal?: boolean; n?: number } = {}): Expr {
+    const { literal } = regexOptions(options, "replace", ["literal", "n"]);
+    const n = options.n ?? 1;
+    if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError("str.replace: n must be an integer >= 0 (or -1: all)");
+    return this.#op("replace", { value: text(pattern, "replace"), list: [text(value, "replace")], params: [literal, n] });
+  }
+  /** Every match of `pattern` replaced (see replace). @example col("s").str.replaceAll("\\s+", " ") */
+  replaceAll(pattern: string, value: string, options: { literal?: boolean } = {}): Expr {
+    const { literal } = regexOptions(options, "replaceAll", ["literal"]);
+    return this.#op("replace", { value: text(pattern, "replaceAll"), list: [text(value, "replaceAll")], params: [literal, -1] });
   }
   /** True where the string starts with `prefix`. @example col("s").str.startsWith("a") */
   startsWith(prefix: string): Expr {
-    return this.#op("startsWith", { value: pattern(prefix, "startsWith") });
+    return this.#op("startsWith", { value: text(prefix, "startsWith") });
   }
   /** True where the string ends with `suffix`. @example col("s").str.endsWith("z") */
   endsWith(suffix: string): Expr {
-    return this.#op("endsWith", { value: pattern(suffix, "endsWith") });
+    return this.#op("endsWith", { value: text(suffix, "endsWith") });
   }
   /**
    * SQL LIKE: true where the whole string matches `pattern`, in which `%` stands for any run
@@ -85,7 +152,7 @@ export class ExprString {
    * df.filter(col("code").str.like("A_1"));           // "AB1", "Aé1", not "A1" or "AB12"
    */
   like(likePattern: string): Expr {
-    return this.#op("like", { value: pattern(likePattern, "like") });
+    return this.#op("like", { value: text(likePattern, "like") });
   }
   /**
    * Case-insensitive `like` (SQL ILIKE): the string and the pattern are both lowercased by the
@@ -93,7 +160,7 @@ export class ExprString {
    * @example df.filter(col("name").str.ilike("%smith%"));
    */
   ilike(likePattern: string): Expr {
-    return this.#op("ilike", { value: pattern(likePattern, "ilike") });
+    return this.#op("ilike", { value: text(likePattern, "ilike") });
   }
   /**
    * Lower case by the full Unicode mappings, with the final-sigma rule ("ΣΑΣ" -> "σας").
@@ -125,34 +192,34 @@ export class ExprString {
    * @example col("s").str.strip("-_")      // "--a_" -> "a"
    */
   strip(characters?: string): Expr {
-    return this.#op("strip", characters === undefined ? {} : { value: pattern(characters, "strip") });
+    return this.#op("strip", characters === undefined ? {} : { value: text(characters, "strip") });
   }
   /** `strip` at the start only. @example col("s").str.stripStart() */
   stripStart(characters?: string): Expr {
-    return this.#op("stripStart", characters === undefined ? {} : { value: pattern(characters, "stripStart") });
+    return this.#op("stripStart", characters === undefined ? {} : { value: text(characters, "stripStart") });
   }
   /** `strip` at the end only. @example col("s").str.stripEnd(".") */
   stripEnd(characters?: string): Expr {
-    return this.#op("stripEnd", characters === undefined ? {} : { value: pattern(characters, "stripEnd") });
+    return this.#op("stripEnd", characters === undefined ? {} : { value: text(characters, "stripEnd") });
   }
   /** Removes `prefix` once when the string starts with it. @example col("url").str.stripPrefix("https://") */
   stripPrefix(prefix: string): Expr {
-    return this.#op("stripPrefix", { value: pattern(prefix, "stripPrefix") });
+    return this.#op("stripPrefix", { value: text(prefix, "stripPrefix") });
   }
   /** Removes `suffix` once when the string ends with it. @example col("f").str.stripSuffix(".csv") */
   stripSuffix(suffix: string): Expr {
-    return this.#op("stripSuffix", { value: pattern(suffix, "stripSuffix") });
+    return this.#op("stripSuffix", { value: text(suffix, "stripSuffix") });
   }
   /**
    * Pads at the start with `fill` (one character, default " ") to `length` characters; longer
    * strings are unchanged. @example col("id").str.padStart(5, "0")   // "42" -> "00042"
    */
   padStart(length: number, fill = " "): Expr {
-    return this.#op("padStart", { params: [width(length, "padStart")], value: pattern(fill, "padStart") });
+    return this.#op("padStart", { params: [width(length, "padStart")], value: text(fill, "padStart") });
   }
   /** Pads at the end to `length` characters. @example col("s").str.padEnd(8, ".") */
   padEnd(length: number, fill = " "): Expr {
-    return this.#op("padEnd", { params: [width(length, "padEnd")], value: pattern(fill, "padEnd") });
+    return this.#op("padEnd", { params: [width(length, "padEnd")], value: text(fill, "padEnd") });
   }
   /**
    * Pads with zeros at the start to `length` characters, after a leading sign, as Python and
@@ -186,7 +253,7 @@ export class ExprString {
     return this.#op("strptime", {
       dtype: typeIdOf(d),
       params: [options.strict === false ? 0 : 1],
-      ...(format === undefined ? {} : { value: pattern(format, "strptime") }),
+      ...(format === undefined ? {} : { value: text(format, "strptime") }),
     });
   }
   /** Parses text into date32 (`strptime("date32", format)`). @example col("d").str.toDate("%Y%m%d") */

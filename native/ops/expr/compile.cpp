@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/regex/regex_node.hpp"
 #include "ops/strings/strings.hpp"
 
 namespace gpudf::expr {
@@ -325,8 +326,8 @@ class Compiler {
   }
 
   /// The column of node `node` (the program so far, run on its own): the operand of an op that
-  /// is not per row (case mapping, parsing, padding) is materialised, and the result joins this
-  /// program as an input column (input_val).
+  /// is not per row (case mapping, parsing, padding, regex) is materialised, and the result
+  /// joins this program as an input column (input_val).
   ColumnPtr materialise(int32_t node) {
     Program sub;
     sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
@@ -415,6 +416,20 @@ class Compiler {
     if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
     else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
     return input_val(strings::format_temporal(materialise(a.node), format));
+  }
+
+  /// The regex string functions (ops/regex/regex_node.hpp): the pattern compiled once, run over
+  /// the materialised operand; a plain-text contains stays the fused substring search.
+  Val regex_fn(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    const regex::RegexNode r = regex::regex_node(s);
+    if (r.invalid) return node_val(emit_literal(LiteralSpec{}, regex::regex_result_type(r.fn, a.type)));
+    if (r.fn == regex::RegexFn::Contains && r.pure_literal()) {
+      NodeSpec p = s;
+      p.value.text = r.rx.prefix;
+      return string_pred(p, Op::StrContains);
+    }
+    return input_val(regex::regex_apply(materialise(a.node), r.call()));
   }
 
   Val temporal(const NodeSpec& s, Op op) {
@@ -692,7 +707,7 @@ class Compiler {
       if (!is_string(a.type)) bad(o, a.type);
       return node_val(add(o == "str.len" ? Op::StrLen : Op::StrLenBytes, TypeId::UInt32, {a.node}));
     }
-    if (o == "str.contains") return string_pred(s, Op::StrContains);
+    if (regex::is_regex_op(o)) return regex_fn(s);
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
