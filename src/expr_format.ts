@@ -80,6 +80,18 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       for (let i = 0; i + 1 < a.length; i += 2) out += `${i === 0 ? "when" : ".when"}(${a[i]}).then(${a[i + 1]})`;
       return `${out}.otherwise(${a[a.length - 1]})`;
     }
+    case "str.strptime":
+      return `${recv()}.str.strptime("${dtypeOfId(node.dtype as number)}"${node.value === undefined ? "" : `, ${literalText(node.value)}`})`;
+    case "dt.toString":
+      return `${recv()}.dt.toString(${node.value === undefined ? "" : literalText(node.value)})`;
+    case "dt.truncate":
+    case "dt.round":
+    case "dt.offsetBy": {
+      const [months = 0, secs = 0, nanos = 0] = node.params ?? [];
+      const neg = months < 0 || secs < 0 || nanos < 0;
+      const parts = [months && `${Math.abs(months)}mo`, secs && `${Math.abs(secs)}s`, nanos && `${Math.abs(nanos)}ns`].filter(Boolean).join("");
+      return `${recv()}.${node.op}("${neg ? "-" : ""}${parts || "0s"}")`;
+    }
     case "concatStr":
       return `concatStr([${a.join(", ")}], ${literalText(node.value)}${node.params?.[0] ? ", ignoreNulls" : ""})`;
     case "format":

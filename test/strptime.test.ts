@@ -235,3 +235,19 @@ describe("dt.toString / strftime", () => {
     expect(values(far)).toEqual([ymd(3_000_000), ymd(-800_000)]);
   });
 });
+
+describe("in the lazy engine", () => {
+  it("parsing, formatting and calendar functions give the eager answers, through the optimizer", async () => {
+    const df = new DataFrame({ s: [" 2024-01-31 ", "2024-02-10", null, "2023-12-24"], n: ["1.5", "x", "3", "-2e3"] });
+    const exprs = [
+      col("s").str.strip().str.toDate().dt.offsetBy("1mo").alias("next"),
+      col("s").str.strip().str.toDate().dt.strftime("%d %b").alias("txt"),
+      col("n").cast("float64").alias("f"),
+    ];
+    const eager = df.filter(col("s").str.strip().str.toDate().gt("2024-01-01")).select(...exprs);
+    const lazy = await df.lazy().filter(col("s").str.strip().str.toDate().gt("2024-01-01")).select(...exprs).collect();
+    expect(lazy.toRecords()).toEqual(eager.toRecords());
+    expect(eager.height).toBe(2);
+    expect(df.lazy().select(col("s").str.strptime("date32", "%Y").alias("d")).explain()).toContain('str.strptime("date32", "%Y")');
+  });
+});
