@@ -62,6 +62,11 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       for (let i = 0; i + 1 < a.length; i += 2) out += `${i === 0 ? "when" : ".when"}(${a[i]}).then(${a[i + 1]})`;
       return `${out}.otherwise(${a[a.length - 1]})`;
     }
+    case "forwardFill":
+    case "backwardFill": {
+      const limit = node.params?.[0] ?? -1;
+      return `${recv()}.${node.op}(${limit < 0 ? "" : String(limit)})`;
+    }
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
     default: {

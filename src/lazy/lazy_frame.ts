@@ -13,6 +13,8 @@ import { col, Expr, type LiteralValue } from "../expr.js";
 import { rowCount } from "../handles.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { fillNullTargets } from "../ops/filter.js";
+import { isFillNullStrategy, type FillNullStrategy } from "../expr_fill.js";
+import { strategyTargets } from "../ops/fill.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
 import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
@@ -165,10 +167,15 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * Nulls replaced (see DataFrame.fillNull).
    *
    * @example
-   * lf.fillNull(0); lf.fillNull({ city: "unknown" });
+   * lf.fillNull(0); lf.fillNull({ city: "unknown" }); lf.fillNull({ strategy: "forward" });
    */
-  fillNull(value: LiteralValue | Record<string, LiteralValue>): LazyFrame {
+  fillNull(value: LiteralValue | Record<string, LiteralValue> | FillNullStrategy): LazyFrame {
     const s = this.plan.schema;
+    if (isFillNullStrategy(value)) {
+      const fills = strategyTargets(s.names, s.dtypes, value);
+      const filled = s.names.map((n, i) => ({ name: n, node: (fills.get(i) ?? col(n)).node }));
+      return new LazyFrame(projectNode(this.plan, filled, true));
+    }
     const targets = fillNullTargets(s.names, s.dtypes, value);
     const exprs = s.names.map((n, i) => ({
       name: n,

@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/nulls/fill.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -316,6 +317,47 @@ class Compiler {
     return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
   }
 
+  /// forwardFill / backwardFill (params: limit, -1 none) / interpolate: the operand is
+  /// materialised (it is the last node so far) and filled from its neighbouring rows
+  /// (ops/nulls/fill.hpp), then read back as an input column.
+  /// The column node `node` of the program so far evaluates to (run as a program of the
+  /// nodes up to it).
+  ColumnPtr materialise(int32_t node) {
+    Program sub;
+    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
+    sub.inputs = prog_.inputs;
+    sub.consts = prog_.consts;
+    sub.const_types = prog_.const_types;
+    sub.text = prog_.text;
+    sub.rows = frame_.rows;
+    return expr::run(sub, device_);
+  }
+
+  /// replaceStrict without a default: args [mapped values, guard]; the guard is null exactly
+  /// where a non-null value has no mapping, so a null in it is an error.
+  Val strict_guard(const NodeSpec& s) {
+    Val g = arg(s, 1);
+    emit_value(g);
+    GPUDF_EXPECTS(materialise(g.node)->null_count() == 0, InvalidArgument,
+                  "replaceStrict: a value has no mapping (pass a default)");
+    return arg(s, 0);
+  }
+
+  Val neighbour_filled(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    ColumnPtr operand = materialise(a.node);
+    ColumnPtr filled;
+    if (s.op == "interpolate") {
+      filled = interpolate(operand);
+    } else {
+      GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + s.op + "' needs a limit");
+      filled = fill_directional(operand, s.op == "backwardFill", s.params[0]);
+    }
+    prog_.inputs.push_back(filled);
+    return node_val(add(Op::Column, filled->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
   Val temporal(const NodeSpec& s, Op op) {
     Val a = arg(s, 0);
     emit_value(a);
@@ -487,6 +529,8 @@ class Compiler {
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
     if (o == "str.ilike") return ilike(s);
+    if (o == "forwardFill" || o == "backwardFill" || o == "interpolate") return neighbour_filled(s);
+    if (o == "replaceStrict") return strict_guard(s);
     if (o == "str.toLowerCase") return case_mapped(s, CaseMode::Lower);
     if (o == "str.toUpperCase") return case_mapped(s, CaseMode::Upper);
     if (o == "str.toTitleCase") return case_mapped(s, CaseMode::Title);
