@@ -58,6 +58,12 @@ describe("forward / backward fill", () => {
     expect(col("a").forwardFill(2).toString()).toBe('col("a").forwardFill(2)');
   });
 
+  it("is refused inside groupBy aggregations (it would fill across groups)", () => {
+    const df = new DataFrame({ k: [1, 1, 2], v: [1, null, null] });
+    expect(() => df.groupBy("k").agg(col("v").forwardFill().last())).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+    expect(() => df.lazy().groupBy("k").agg(col("v").sum().backwardFill())).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+  });
+
   it("empty and null-free columns", () => {
     expect(new Series("e", [], "float64").forwardFill().toArray()).toEqual([]);
     expect(new Series("n", [1, 2]).backwardFill().toArray()).toEqual([1, 2]);
