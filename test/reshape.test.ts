@@ -68,6 +68,16 @@ describe("unpivot", () => {
     expect(() => df.unpivot({ index: "id", bogus: 1 } as never)).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
   });
 
+  it("lazily, as a plan of projections and a union", async () => {
+    const lazy = await df.lazy().unpivot({ index: "id" }).filter(col("value").gt(2)).collect();
+    expect(lazy.toRecords()).toEqual(df.unpivot({ index: "id" }).filter(col("value").gt(2)).toRecords());
+    const melted = await df.lazy().melt({ index: "id", on: "a", variableName: "k" }).collect();
+    expect(melted.toRecords()).toEqual(df.melt({ index: "id", on: "a", variableName: "k" }).toRecords());
+    const none = await df.lazy().unpivot({ index: ["id", "a", "b"] }).collect();
+    expect(none.shape).toEqual([0, 5]);
+    expect(() => df.lazy().unpivot({ on: ["a", "id"] })).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+  });
+
   it("empty frames and no on columns", () => {
     const empty = df.head(0).unpivot({ index: "id" });
     expect(empty.shape).toEqual([0, 3]);

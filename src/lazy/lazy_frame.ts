@@ -23,6 +23,8 @@ import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
 import { LazyGroupBy } from "./lazy_groupby.js";
+import { unpivotPlan } from "./lazy_reshape.js";
+import type { UnpivotOptions } from "../ops/reshape.js";
 import {
   dtypeOfColumn,
   filterNode,
@@ -230,6 +232,21 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   tail(n = 5): LazyFrame {
     const k = rowCount(n);
     return k === 0 ? this.slice(0, 0) : this.slice(-k);
+  }
+
+  /**
+   * Wide to long, as a plan (see DataFrame.unpivot): one projection per `on` column, stacked.
+   *
+   * @example
+   * lf.unpivot({ index: "id", on: ["a", "b"] });
+   */
+  unpivot(options?: UnpivotOptions): LazyFrame {
+    return new LazyFrame(unpivotPlan(this.plan, options));
+  }
+
+  /** unpivot under its older name. @example lf.melt({ index: "id" }) */
+  melt(options?: UnpivotOptions): LazyFrame {
+    return this.unpivot(options);
   }
 
   /** The first n rows (as head). @example lf.limit(10) */

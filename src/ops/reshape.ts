@@ -43,24 +43,35 @@ function stringOption(value: unknown, fallback: string, what: string): string {
   return value;
 }
 
+/** unpivot's options resolved against a schema (shared by the eager verb and the lazy plan). */
+export function resolveUnpivot(
+  frameNames: readonly string[],
+  frameDtypes: readonly DType[],
+  options: UnpivotOptions = {},
+): { index: string[]; on: string[]; names: string[]; valueType: DType } {
+  checkOptions("unpivot", options, ["index", "on", "variableName", "valueName"]);
+  const schema: FrameParts = { names: frameNames, columns: [], height: 0 };
+  const index = nameList(options.index, "unpivot `index`") ?? [];
+  checkColumns(schema, index);
+  const on = nameList(options.on, "unpivot `on`") ?? frameNames.filter((n) => !index.includes(n));
+  checkColumns(schema, on);
+  const variableName = stringOption(options.variableName, "variable", "unpivot `variableName`");
+  const valueName = stringOption(options.valueName, "value", "unpivot `valueName`");
+  const names = [...index, variableName, valueName];
+  checkUniqueNames(names, " in the unpivot output");
+  const dtypes = on.map((n) => frameDtypes[frameNames.indexOf(n)] as DType);
+  // No `on` columns: no rows (the value column is utf8, as the variable column).
+  const valueType: DType = on.length === 0 ? "utf8" : supertypeOf(dtypes, "unpivot");
+  return { index, on, names, valueType };
+}
+
 /**
  * unpivot: the `index` columns repeated once per `on` column, a utf8 `variable` column naming
  * the source column, and the `on` columns stacked (cast to their common supertype) as `value`;
  * all rows of the first `on` column, then those of the next.
  */
 export function unpivot(frame: FrameParts, options: UnpivotOptions = {}): FrameResult {
-  checkOptions("unpivot", options, ["index", "on", "variableName", "valueName"]);
-  const index = nameList(options.index, "unpivot `index`") ?? [];
-  checkColumns(frame, index);
-  const on = nameList(options.on, "unpivot `on`") ?? frame.names.filter((n) => !index.includes(n));
-  checkColumns(frame, on);
-  const variableName = stringOption(options.variableName, "variable", "unpivot `variableName`");
-  const valueName = stringOption(options.valueName, "value", "unpivot `valueName`");
-  const names = [...index, variableName, valueName];
-  checkUniqueNames(names, " in the unpivot output");
-  const dtypes = on.map((n) => dtypeOfId(columnOf(frame, n).typeId));
-  // No `on` columns: no rows (the value column is utf8, as the variable column).
-  const valueType: DType = on.length === 0 ? "utf8" : supertypeOf(dtypes, "unpivot");
+  const { index, on, names, valueType } = resolveUnpivot(frame.names, frame.columns.map((h) => dtypeOfId(h.typeId)), options);
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
     const columns: ColumnHandle[] = [];
