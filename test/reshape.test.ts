@@ -162,6 +162,14 @@ describe("pivot", () => {
     ]);
   });
 
+  it("sortColumns orders the new columns by the on value", () => {
+    const out = long.pivot({ on: "subject", index: "name", values: "score", aggregateFunction: "max", sortColumns: true });
+    expect(out.columns).toEqual(["name", "art", "maths", "physics"]);
+    expect(out.getColumn("art").toArray()).toEqual([null, 60, null]);
+    const nums = new DataFrame({ k: ["a", "a", "a"], on: [3, null, 1], v: [1, 2, 3] });
+    expect(nums.pivot({ on: "on", index: "k", values: "v", sortColumns: true }).toRecords()).toEqual([{ k: "a", "1.0": 3, "3.0": 1, null: 2 }]);
+  });
+
   it("numeric and null on values name columns by their text", () => {
     const df = new DataFrame({ k: ["a", "a", "b"], on: [1, null, 2.5], v: [1, 2, 3] });
     expect(df.pivot({ on: "on", index: "k", values: "v" }).columns).toEqual(["k", "1.0", "null", "2.5"]);

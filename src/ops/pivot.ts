@@ -31,6 +31,8 @@ export interface PivotOptions {
   aggregateFunction?: PivotAggregate | ((value: Expr) => Expr);
   /** Joins the values column name and the `on` value when there are several values columns. Default "_". */
   separator?: string;
+  /** Order the new columns by the `on` value (ascending, null last) instead of first appearance. Default false. */
+  sortColumns?: boolean;
 }
 
 const AGGREGATES: Record<PivotAggregate, (v: Expr) => Expr> = {
@@ -58,7 +60,7 @@ function valueText(v: unknown, isFloat: boolean): string {
 
 export function pivot(frame: FrameParts, options: PivotOptions, aggregateCells: CellAggregation): FrameResult {
   if (options === null || typeof options !== "object") throw new InvalidArgumentError("pivot expects an options object with `on`");
-  checkOptions("pivot", options, ["on", "index", "values", "aggregateFunction", "separator"]);
+  checkOptions("pivot", options, ["on", "index", "values", "aggregateFunction", "separator", "sortColumns"]);
   const on = nameList(options.on, "pivot `on`");
   if (on === undefined || on.length !== 1) throw new InvalidArgumentError("pivot `on` must name exactly one column");
   checkColumns(frame, on);
@@ -76,6 +78,8 @@ export function pivot(frame: FrameParts, options: PivotOptions, aggregateCells: 
   checkUniqueNames([...index, onName], " among the pivot's index and on columns");
   const separator = options.separator ?? "_";
   if (typeof separator !== "string") throw new InvalidArgumentError("pivot `separator` must be a string");
+  const sortColumns = options.sortColumns ?? false;
+  if (typeof sortColumns !== "boolean") throw new InvalidArgumentError("pivot `sortColumns` must be a boolean");
   const fn = options.aggregateFunction;
   let agg: (v: Expr) => Expr;
   if (fn === undefined) agg = (v) => v.first();
@@ -110,14 +114,21 @@ export function pivot(frame: FrameParts, options: PivotOptions, aggregateCells: 
       temps.push(...onValues);
       const isFloat = dtypeOfId(onKey.typeId).startsWith("float");
       const texts = native.toValues(onValues[0] as ColumnHandle, 0, cols).map((v) => valueText(v, isFloat));
+      // The new columns' order: first appearance, or sorted by the on value (natively).
+      let order = texts.map((_, j) => j);
+      if (sortColumns && cols > 0) {
+        const perm = native.argSort([onValues[0] as ColumnHandle], [false], [true]);
+        temps.push(perm);
+        order = native.toValues(perm, 0, cols).map(Number);
+      }
       const names = [...index];
-      for (const v of values) for (const t of texts) names.push(values.length === 1 ? t : `${v}${separator}${t}`);
+      for (const v of values) for (const j of order) names.push(values.length === 1 ? (texts[j] as string) : `${v}${separator}${texts[j] as string}`);
       checkUniqueNames(names, " in the pivot output");
       const made: ColumnHandle[] = [];
       return disposeOnError(made, () => {
         made.push(...native.take(indexKeys, rowsOf.firstRows, c.height));
         for (const vals of cellValues) {
-          for (let j = 0; j < cols; j++) {
+          for (const j of order) {
             const slice = grid.slice(j * rows, rows);
             try {
               made.push(native.gatherOrNull(vals, slice));
