@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DataFrame, Series, col, concat, type DType } from "../src/index.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
 import { randomColumns, type ColumnSpec } from "./support/random.js";
+import { activeMemory } from "./helpers.js";
 
 function frameOf(columns: Record<string, unknown[]>, dtypes: Record<string, DType>): DataFrame {
   let frame = new DataFrame();
@@ -319,5 +320,31 @@ describe("concat modes", () => {
   it("column values survive a filter before a relaxed concat", () => {
     const out = concat([a.filter(col("x").gt(1)), b], { how: "verticalRelaxed" });
     expect(out.getColumn("x").toArray()).toEqual([2n, 3n]);
+  });
+});
+
+describe("native memory", () => {
+  it("every reshaping verb frees what it made once its result is disposed", () => {
+    const df = new DataFrame({ id: ["x", "y", "z", "x"], k: ["p", "q", "p", "q"], v: [1, 2, null, 4], w: [5, 6, 7, 8] });
+    const z = new DataFrame({ z: [1] });
+    const clash = new DataFrame({ id: ["a"], k: ["b"], v: ["c"], w: [1] });
+    const before = activeMemory().liveBytes;
+    const results = [
+      df.unpivot({ index: "id", on: ["v", "w"] }),
+      df.pivot({ on: "k", index: "id", values: ["v", "w"], aggregateFunction: "sum" }),
+      df.select("v", "w").transpose({ includeHeader: true }),
+      concat([df, df.head(1)], { how: "diagonalRelaxed" }),
+      concat([df, z], { how: "horizontal" }),
+      df.fillNull({ strategy: "forward" }),
+      df.select(col("v").interpolate()),
+    ];
+    expect(activeMemory().liveBytes).toBeGreaterThan(before);
+    for (const r of results) r.dispose();
+    expect(activeMemory().liveBytes).toBeLessThanOrEqual(before);
+    // A failing verb leaves nothing behind either.
+    expect(() => df.pivot({ on: "k", index: "id", values: "id", aggregateFunction: "sum" })).toThrow();
+    expect(() => concat([df, clash], { how: "verticalRelaxed" })).toThrow(expect.objectContaining({ code: "ERR_DTYPE" }));
+    expect(() => df.transpose()).toThrow();
+    expect(activeMemory().liveBytes).toBeLessThanOrEqual(before);
   });
 });
