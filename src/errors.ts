@@ -83,6 +83,16 @@ export class ParquetError extends GpudfError {
   }
 }
 
+/**
+ * A value that does not convert where the conversion is strict (`cast(..., { strict })`,
+ * `str.strptime`, `str.toDate`): the message names the first such row and its value.
+ */
+export class CastError extends GpudfError {
+  constructor(message: string) {
+    super("ERR_CAST", message);
+  }
+}
+
 /** A bug in gpudf itself (an invariant broke); please report it. */
 export class InternalError extends GpudfError {
   constructor(message: string) {
@@ -101,5 +111,6 @@ export const ERROR_CLASSES: Record<string, new (message: string) => GpudfError> 
   ERR_IO: IoError,
   ERR_CSV_PARSE: CsvParseError,
   ERR_PARQUET: ParquetError,
+  ERR_CAST: CastError,
   ERR_INTERNAL: InternalError,
 };

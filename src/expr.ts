@@ -296,9 +296,16 @@ export class Expr {
     return this.gte(lo).and(this.lte(hi));
   }
 
-  /** Converts to `dtype`; values that do not fit become null. @example col("a").cast("float32") */
-  cast(dtype: DType): Expr {
-    return this.#un("cast", { dtype: typeIdOf(parseDType(dtype)) });
+  /**
+   * Converts to `dtype`; values that do not fit become null, or with `strict` a CastError
+   * (ERR_CAST) naming the first such row and value. Text converts to and from numbers, booleans
+   * ("true"/"false"), dates and timestamps (parsed as `str.strptime` with an inferred format;
+   * formatted as `dt.toString()`); floats become their shortest round-trip text.
+   * @example col("a").cast("float32")
+   * @example col("price").cast("float64", { strict: true })   // "12.5" -> 12.5; "n/a" throws
+   */
+  cast(dtype: DType, options: { strict?: boolean } = {}): Expr {
+    return this.#un("cast", { dtype: typeIdOf(parseDType(dtype)), ...(options.strict ? { params: [1] } : {}) });
   }
 
   /** Absolute value. @example col("a").abs() */
@@ -462,7 +469,8 @@ export function when(cond: ExprInput): When {
 }
 
 /** A column name as an expression; anything else as `toExpr` takes it. */
-function columnOrExpr(v: Expr | string, what: string): Expr {
+/** @internal */
+export function columnOrExpr(v: Expr | string, what: string): Expr {
   if (typeof v === "string") return col(v);
   if (v instanceof Expr) return v;
   throw new InvalidArgumentError(`${what} expects column names or expressions`);

@@ -38,6 +38,24 @@ export function formatExpr(node: ExprNode, memo: Map<ExprNode, string> = new Map
   return text;
 }
 
+/** The regex string functions as written: options that differ from the defaults only. */
+function formatRegex(node: ExprNode, recv: string): string {
+  const p = node.params ?? [];
+  const pat = literalText(node.value);
+  const opts = (o: Record<string, unknown>): string => {
+    const set = Object.entries(o).filter(([, v]) => v !== undefined);
+    return set.length ? `, { ${set.map(([k, v]) => `${k}: ${String(v)}`).join(", ")} }` : "";
+  };
+  const literal = p[0] ? true : undefined;
+  if (node.op === "str.extract") return `${recv}.str.extract(${pat}, ${p[0] ?? 1})`;
+  if (node.op === "str.replace") {
+    const all = p[1] === -1;
+    const value = literalText(node.list?.[0] ?? "");
+    return `${recv}.str.${all ? "replaceAll" : "replace"}(${pat}, ${value}${opts({ literal, n: !all && p[1] !== 1 ? p[1] : undefined })})`;
+  }
+  return `${recv}.${node.op}(${pat}${opts({ literal, strict: p[1] === 0 ? false : undefined })})`;
+}
+
 function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
   const a = node.args.map((arg) => formatExpr(arg, memo));
   const recv = (): string => a[0] ?? "";
@@ -67,8 +85,18 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       const limit = node.params?.[0] ?? -1;
       return `${recv()}.${node.op}(${limit < 0 ? "" : String(limit)})`;
     }
+    case "concatStr":
+      return `concatStr([${a.join(", ")}], ${literalText(node.value)}${node.params?.[0] ? ", ignoreNulls" : ""})`;
+    case "format":
+      return `format(${JSON.stringify((node.list ?? []).join("{}"))}, ${a.join(", ")})`;
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
+    case "str.contains":
+    case "str.countMatches":
+    case "str.find":
+    case "str.extract":
+    case "str.replace":
+      return formatRegex(node, recv());
     default: {
       const infix = INFIX[node.op];
       if (infix !== undefined && a.length === 2) return `(${a[0]} ${infix} ${a[1]})`;

@@ -1,14 +1,55 @@
 /**
  * The `.str` and `.dt` namespaces of Expr. They build nodes only; types are checked natively.
  */
+import { parseDType, typeIdOf, type DType } from "./dtypes.js";
+import { parseInterval } from "./duration.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Expr, ExprNode } from "./expr.js";
 
 type Make = (node: ExprNode) => Expr;
 
-function pattern(value: unknown, fn: string): string {
+function width(value: unknown, fn: string): number {
+  if (!Number.isInteger(value) || (value as number) < 0) {
+    throw new InvalidArgumentError(`str.${fn}: the width must be an integer >= 0`);
+  }
+  return value as number;
+}
+
+function count(value: unknown, fn: string): number {
+  if (!Number.isInteger(value)) throw new InvalidArgumentError(`str.${fn}: n must be an integer`);
+  return value as number;
+}
+
+/** Options of the string -> date / timestamp parsers. */
+export interface StrptimeOptions {
+  /** A row that does not match is an error (ERR_CAST naming it) when true (default), else null. */
+  strict?: boolean;
+}
+
+/** Options of str.toDatetime. */
+export interface ToDatetimeOptions extends StrptimeOptions {
+  /** The timestamp's unit (default "us", as Polars). */
+  unit?: "s" | "ms" | "us" | "ns";
+  /** Only "UTC" (the zone every gpudf timestamp is in); an offset in the text (%z) is applied. */
+  timeZone?: string;
+}
+
+function text(value: unknown, fn: string): string {
   if (typeof value !== "string") throw new InvalidArgumentError(`str.${fn} expects a string`);
   return value;
+}
+
+/** The regex functions' boolean options as 0/1 (literal defaults to false, strict to true). */
+function regexOptions(options: unknown, fn: string, allowed: string[]): { literal: number; strict: number } {
+  if (typeof options !== "object" || options === null) throw new InvalidArgumentError(`str.${fn}: options must be an object`);
+  const o = options as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!allowed.includes(k)) throw new InvalidArgumentError(`str.${fn}: unknown option "${k}"`);
+  }
+  for (const k of ["literal", "strict"]) {
+    if (o[k] !== undefined && typeof o[k] !== "boolean") throw new InvalidArgumentError(`str.${fn}: ${k} must be a boolean`);
+  }
+  return { literal: o.literal === true ? 1 : 0, strict: o.strict === false ? 0 : 1 };
 }
 
 /** String functions of an Expr (UTF-8; "characters" are Unicode code points). */
@@ -33,17 +74,71 @@ export class ExprString {
   lenBytes(): Expr {
     return this.#op("lenBytes");
   }
-  /** True where the literal substring occurs. @example col("s").str.contains("ab") */
-  contains(substring: string): Expr {
-    return this.#op("contains", { value: pattern(substring, "contains") });
+  /**
+   * True where the regular expression `pattern` matches somewhere in the string (as Polars;
+   * the syntax is Rust's regex crate's, see docs/semantics.md). `literal: true` searches for
+   * the plain substring instead. A bad pattern throws an InvalidArgumentError naming the
+   * position; with `strict: false` it gives null for every row instead.
+   *
+   * @example
+   * col("s").str.contains("^ab+c");               // regex
+   * col("s").str.contains("a.b", { literal: true }); // the three characters "a.b"
+   * col("s").str.contains("(?i)straße");           // case-insensitive
+   */
+  contains(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
+    const { literal, strict } = regexOptions(options, "contains", ["literal", "strict"]);
+    return this.#op("contains", { value: text(pattern, "contains"), params: [literal, strict] });
+  }
+  /**
+   * The number of non-overlapping matches of `pattern` (regex, or plain text with
+   * `literal: true`), as uint32. @example col("s").str.countMatches("\\d+")
+   */
+  countMatches(pattern: string, options: { literal?: boolean } = {}): Expr {
+    const { literal } = regexOptions(options, "countMatches", ["literal"]);
+    return this.#op("countMatches", { value: text(pattern, "countMatches"), params: [literal] });
+  }
+  /**
+   * The character (code point) index of the first match of `pattern`, as uint32; null where
+   * there is none. @example col("s").str.find("[0-9]")
+   */
+  find(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
+    const { literal, strict } = regexOptions(options, "find", ["literal", "strict"]);
+    return this.#op("find", { value: text(pattern, "find"), params: [literal, strict] });
+  }
+  /**
+   * Capture group `groupIndex` (0: the whole match) of the first match of `pattern`; null
+   * where there is no match or the group took no part. @example col("s").str.extract("(\\d+)-(\\d+)", 2)
+   */
+  extract(pattern: string, groupIndex = 1): Expr {
+    if (!Number.isInteger(groupIndex) || groupIndex < 0)
+      throw new InvalidArgumentError("str.extract: groupIndex must be an integer >= 0");
+    return this.#op("extract", { value: text(pattern, "extract"), params: [groupIndex] });
+  }
+  /**
+   * The string with its first `n` (default 1) matches of `pattern` replaced by `value`, in
+   * which `$1`, `${1}`, `$name`, `${name}` stand for capture groups and `$$` for `$` (as
+   * Rust's regex). With `literal: true` both are plain text.
+   *
+   * @example col("date").str.replace("(\\d+)/(\\d+)", "$2-$1")
+   */
+  replace(pattern: string, value: string, options: { literal?: boolean; n?: number } = {}): Expr {
+    const { literal } = regexOptions(options, "replace", ["literal", "n"]);
+    const n = options.n ?? 1;
+    if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError("str.replace: n must be an integer >= 0 (or -1: all)");
+    return this.#op("replace", { value: text(pattern, "replace"), list: [text(value, "replace")], params: [literal, n] });
+  }
+  /** Every match of `pattern` replaced (see replace). @example col("s").str.replaceAll("\\s+", " ") */
+  replaceAll(pattern: string, value: string, options: { literal?: boolean } = {}): Expr {
+    const { literal } = regexOptions(options, "replaceAll", ["literal"]);
+    return this.#op("replace", { value: text(pattern, "replaceAll"), list: [text(value, "replaceAll")], params: [literal, -1] });
   }
   /** True where the string starts with `prefix`. @example col("s").str.startsWith("a") */
   startsWith(prefix: string): Expr {
-    return this.#op("startsWith", { value: pattern(prefix, "startsWith") });
+    return this.#op("startsWith", { value: text(prefix, "startsWith") });
   }
   /** True where the string ends with `suffix`. @example col("s").str.endsWith("z") */
   endsWith(suffix: string): Expr {
-    return this.#op("endsWith", { value: pattern(suffix, "endsWith") });
+    return this.#op("endsWith", { value: text(suffix, "endsWith") });
   }
   /**
    * SQL LIKE: true where the whole string matches `pattern`, in which `%` stands for any run
@@ -57,7 +152,7 @@ export class ExprString {
    * df.filter(col("code").str.like("A_1"));           // "AB1", "Aé1", not "A1" or "AB12"
    */
   like(likePattern: string): Expr {
-    return this.#op("like", { value: pattern(likePattern, "like") });
+    return this.#op("like", { value: text(likePattern, "like") });
   }
   /**
    * Case-insensitive `like` (SQL ILIKE): the string and the pattern are both lowercased by the
@@ -65,7 +160,7 @@ export class ExprString {
    * @example df.filter(col("name").str.ilike("%smith%"));
    */
   ilike(likePattern: string): Expr {
-    return this.#op("ilike", { value: pattern(likePattern, "ilike") });
+    return this.#op("ilike", { value: text(likePattern, "ilike") });
   }
   /**
    * Lower case by the full Unicode mappings, with the final-sigma rule ("ΣΑΣ" -> "σας").
@@ -91,6 +186,94 @@ export class ExprString {
     return this.#op("toTitleCase");
   }
   /**
+   * Removes leading and trailing characters: whitespace (Unicode White_Space) by default, or any
+   * of the characters of `characters` (a set of code points, not a substring).
+   * @example col("s").str.strip()          // "  a b  " -> "a b"
+   * @example col("s").str.strip("-_")      // "--a_" -> "a"
+   */
+  strip(characters?: string): Expr {
+    return this.#op("strip", characters === undefined ? {} : { value: text(characters, "strip") });
+  }
+  /** `strip` at the start only. @example col("s").str.stripStart() */
+  stripStart(characters?: string): Expr {
+    return this.#op("stripStart", characters === undefined ? {} : { value: text(characters, "stripStart") });
+  }
+  /** `strip` at the end only. @example col("s").str.stripEnd(".") */
+  stripEnd(characters?: string): Expr {
+    return this.#op("stripEnd", characters === undefined ? {} : { value: text(characters, "stripEnd") });
+  }
+  /** Removes `prefix` once when the string starts with it. @example col("url").str.stripPrefix("https://") */
+  stripPrefix(prefix: string): Expr {
+    return this.#op("stripPrefix", { value: text(prefix, "stripPrefix") });
+  }
+  /** Removes `suffix` once when the string ends with it. @example col("f").str.stripSuffix(".csv") */
+  stripSuffix(suffix: string): Expr {
+    return this.#op("stripSuffix", { value: text(suffix, "stripSuffix") });
+  }
+  /**
+   * Pads at the start with `fill` (one character, default " ") to `length` characters; longer
+   * strings are unchanged. @example col("id").str.padStart(5, "0")   // "42" -> "00042"
+   */
+  padStart(length: number, fill = " "): Expr {
+    return this.#op("padStart", { params: [width(length, "padStart")], value: text(fill, "padStart") });
+  }
+  /** Pads at the end to `length` characters. @example col("s").str.padEnd(8, ".") */
+  padEnd(length: number, fill = " "): Expr {
+    return this.#op("padEnd", { params: [width(length, "padEnd")], value: text(fill, "padEnd") });
+  }
+  /**
+   * Pads with zeros at the start to `length` characters, after a leading sign, as Python and
+   * Polars. @example col("n").str.zfill(4)   // "-7" -> "-007"
+   */
+  zfill(length: number): Expr {
+    return this.#op("zfill", { params: [width(length, "zfill")] });
+  }
+  /** The first `n` characters; a negative `n` keeps all but the last -n. @example col("s").str.head(3) */
+  head(n: number): Expr {
+    return this.#op("head", { params: [count(n, "head")] });
+  }
+  /** The last `n` characters; a negative `n` keeps all but the first -n. @example col("s").str.tail(2) */
+  tail(n: number): Expr {
+    return this.#op("tail", { params: [count(n, "tail")] });
+  }
+  /** The characters (code points) in reverse order. @example col("s").str.reverse() */
+  reverse(): Expr {
+    return this.#op("reverse");
+  }
+  /**
+   * Parses text into `dtype` (date32 or a timestamp) by a chrono-style `format` ("%Y-%m-%d
+   * %H:%M:%S%.f"; docs/semantics.md lists the specifiers). Without a format, one is inferred from
+   * the first non-null value (ISO 8601 and the common day-first and slashed forms) and used for
+   * every row. The whole string must match. Strict by default: a row that does not match is an
+   * ERR_CAST naming it; `strict: false` makes such rows null.
+   * @example col("s").str.strptime("timestamp[ms]", "%d/%m/%Y %H:%M")
+   */
+  strptime(dtype: DType, format?: string, options: StrptimeOptions = {}): Expr {
+    const d = parseDType(dtype);
+    return this.#op("strptime", {
+      dtype: typeIdOf(d),
+      params: [options.strict === false ? 0 : 1],
+      ...(format === undefined ? {} : { value: text(format, "strptime") }),
+    });
+  }
+  /** Parses text into date32 (`strptime("date32", format)`). @example col("d").str.toDate("%Y%m%d") */
+  toDate(format?: string, options: StrptimeOptions = {}): Expr {
+    return this.strptime("date32", format, options);
+  }
+  /**
+   * Parses text into a timestamp (unit "us" unless given). @example col("t").str.toDatetime()
+   */
+  toDatetime(format?: string, options: ToDatetimeOptions = {}): Expr {
+    const unit = options.unit ?? "us";
+    if (!["s", "ms", "us", "ns"].includes(unit)) throw new InvalidArgumentError(`str.toDatetime: unknown unit "${unit}"`);
+    if (options.timeZone !== undefined && options.timeZone !== "UTC") {
+      throw new InvalidArgumentError(
+        `str.toDatetime: time zone "${options.timeZone}" is not supported; timestamps are UTC (an offset in the text, %z, is applied)`,
+      );
+    }
+    return this.strptime(`timestamp[${unit}]` as DType, format, options);
+  }
+  /**
    * `length` characters from character `start` (negative: from the end); all the rest when
    * `length` is omitted.
    * @example col("s").str.slice(0, 3)
@@ -114,8 +297,23 @@ export class ExprDateTime {
     this.#make = make;
   }
 
-  #op(op: string): Expr {
-    return this.#make({ op: `dt.${op}`, args: [this.#node] });
+  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
+    return this.#make({ op: `dt.${op}`, args: [this.#node], ...extra });
+  }
+
+  /**
+   * Formats as utf8 by a chrono-style `format` (docs/semantics.md lists the specifiers); without
+   * one, ISO 8601: "%Y-%m-%d" for dates, "%Y-%m-%d %H:%M:%S" plus the unit's fraction digits for
+   * timestamps. @example col("ts").dt.toString("%d %b %Y, %H:%M")   // "05 Mar 2024, 14:30"
+   */
+  toString(format?: string): Expr {
+    if (format !== undefined && typeof format !== "string") throw new InvalidArgumentError("dt.toString expects a format string");
+    return this.#op("toString", format === undefined ? {} : { value: format });
+  }
+  /** `toString(format)`. @example col("d").dt.strftime("%Y/%m/%d") */
+  strftime(format: string): Expr {
+    if (typeof format !== "string") throw new InvalidArgumentError("dt.strftime expects a format string");
+    return this.toString(format);
   }
 
   /** The year (int32). @example col("d").dt.year() */
@@ -145,5 +343,73 @@ export class ExprDateTime {
   /** ISO weekday: 1 = Monday .. 7 = Sunday (int8). @example col("d").dt.weekday() */
   weekday(): Expr {
     return this.#op("weekday");
+  }
+  /** The quarter 1..4 (int8). @example col("d").dt.quarter() */
+  quarter(): Expr {
+    return this.#op("quarter");
+  }
+  /** The ISO 8601 week 1..53 (int8; weeks start on Monday, week 1 holds the year's first Thursday). */
+  week(): Expr {
+    return this.#op("week");
+  }
+  /** The ISO 8601 week-numbering year (int32): 2021-01-01 is in ISO year 2020. */
+  isoYear(): Expr {
+    return this.#op("isoYear");
+  }
+  /** The day of the year 1..366 (int16). @example col("d").dt.ordinalDay() */
+  ordinalDay(): Expr {
+    return this.#op("ordinalDay");
+  }
+  /** Milliseconds within the second 0..999 (int32; timestamps only). */
+  millisecond(): Expr {
+    return this.#op("millisecond");
+  }
+  /** Microseconds within the second 0..999999 (int32; timestamps only). */
+  microsecond(): Expr {
+    return this.#op("microsecond");
+  }
+  /** Nanoseconds within the second 0..999999999 (int32; timestamps only). */
+  nanosecond(): Expr {
+    return this.#op("nanosecond");
+  }
+  /**
+   * The count of `unit` since 1970-01-01 (int64, floored): "s", "ms", "us" (default, as Polars),
+   * "ns" or "d". @example col("ts").dt.epoch("s")
+   */
+  epoch(unit: "s" | "ms" | "us" | "ns" | "d" = "us"): Expr {
+    const code = ["s", "ms", "us", "ns", "d"].indexOf(unit);
+    if (code < 0) throw new InvalidArgumentError(`dt.epoch: unknown unit "${String(unit)}"`);
+    return this.#op("epoch", { params: [code] });
+  }
+  /** The first day of the month, at the same time of day (same dtype). */
+  monthStart(): Expr {
+    return this.#op("monthStart");
+  }
+  /** The last day of the month, at the same time of day (same dtype). */
+  monthEnd(): Expr {
+    return this.#op("monthEnd");
+  }
+  /**
+   * The start of the interval `every` holding each value: calendar months ("1mo", "1q", "1y")
+   * from 1970-01, or fixed lengths ("15m", "1h", "1d"; "1w" from Mondays) from 1970-01-01.
+   * @example col("ts").dt.truncate("15m")
+   */
+  truncate(every: string): Expr {
+    const i = parseInterval(every, "dt.truncate");
+    return this.#op("truncate", { params: [i.months, i.seconds, i.nanos] });
+  }
+  /** The nearer boundary of `every`'s intervals (halfway rounds up). @example col("ts").dt.round("1h") */
+  round(every: string): Expr {
+    const i = parseInterval(every, "dt.round");
+    return this.#op("round", { params: [i.months, i.seconds, i.nanos] });
+  }
+  /**
+   * Moves by a duration: calendar months first (the day clamped to the month's end: Jan 31 +
+   * "1mo" is Feb 28 or 29), then the fixed part. Negative with a leading "-".
+   * @example col("d").dt.offsetBy("1mo2d")
+   */
+  offsetBy(by: string): Expr {
+    const i = parseInterval(by, "dt.offsetBy");
+    return this.#op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
   }
 }

@@ -31,6 +31,7 @@ export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.j
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
+import "./series_methods.js"; // installs the element-wise, .str and .dt methods on Series
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
@@ -44,6 +45,7 @@ export {
   type WriteParquetOptions,
 } from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
+export { concatStr, format } from "./expr_strings.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime } from "./expr_namespaces.js";
@@ -61,5 +63,6 @@ export {
   IoError,
   CsvParseError,
   ParquetError,
+  CastError,
   InternalError,
 } from "./errors.js";

@@ -16,9 +16,6 @@ import { reduceColumn, valueCountsFrame, type ReduceKind, type ReduceOptions, ty
 import type { DataFrame } from "./dataframe.js";
 import { argSortColumn, sortColumns, type SeriesSortOptions } from "./ops/sort.js";
 import { jsonValue, needsJsonValue } from "./json_values.js";
-import type { Expr, LiteralValue } from "./expr.js";
-import type { FillNullStrategy } from "./expr_fill.js";
-import { mapColumn } from "./ops/fill.js";
 import { makeVector } from "apache-arrow";
 
 /** Wraps an existing native handle (internal; not exported from the package). */
@@ -161,41 +158,6 @@ export class Series {
     } finally {
       m.dispose();
     }
-  }
-
-  /** `build(col(name))` evaluated over this Series (natively), as a new Series of the same name. */
-  #mapped(build: (e: Expr) => Expr): Series {
-    return new Series(this.#name, new HandleBox(mapColumn(this.#name, this.#live(), build)));
-  }
-
-  /**
-   * Nulls replaced by a value, or by a strategy (see Expr.fillNull).
-   *
-   * @example
-   * new Series("a", [1, null, 3]).fillNull({ strategy: "forward" }).toArray(); // [1, 1, 3]
-   */
-  fillNull(value: LiteralValue | FillNullStrategy): Series {
-    return this.#mapped((e) => e.fillNull(value));
-  }
-
-  /** Nulls replaced by the previous non-null value (at most `limit` rows back). @example s.forwardFill() */
-  forwardFill(limit?: number): Series {
-    return this.#mapped((e) => e.forwardFill(limit));
-  }
-
-  /** Nulls replaced by the next non-null value (at most `limit` rows ahead). @example s.backwardFill() */
-  backwardFill(limit?: number): Series {
-    return this.#mapped((e) => e.backwardFill(limit));
-  }
-
-  /** Linear interpolation of inner nulls (see Expr.interpolate). @example s.interpolate() */
-  interpolate(): Series {
-    return this.#mapped((e) => e.interpolate());
-  }
-
-  /** Values limited to [lo, hi] (see Expr.clip). @example s.clip(0, 1) */
-  clip(lo?: LiteralValue, hi?: LiteralValue): Series {
-    return this.#mapped((e) => e.clip(lo, hi));
   }
 
   /** The first n values. */

@@ -63,11 +63,12 @@ describe("dtype errors name both operands", () => {
     );
   });
 
-  it("a timestamp against a string suggests a Date", () => {
-    const e = failure(() => df.filter(col("day").gte("2024-01-02")));
-    expect(e).toBeInstanceOf(DtypeError);
-    expect(e.message).toMatch(/^'gte' is not supported between timestamp\[ms\] and the string "2024-01-02"; to compare a date or time with text, pass a Date/);
+  it("a timestamp against an ISO string compares as that instant; other text suggests a Date", () => {
+    expect(df.filter(col("day").gte("2024-01-02")).height).toBe(df.filter(col("day").gte(new Date("2024-01-02"))).height);
     expect(df.filter(col("day").gte(new Date("2024-01-02"))).height).toBe(2);
+    const e = failure(() => df.filter(col("day").gte("Jan 2nd")));
+    expect(e).toBeInstanceOf(DtypeError);
+    expect(e.message).toMatch(/^the string "Jan 2nd" is not a timestamp\[ms\] in ISO 8601 .*compare with a Date or parse the text with str\.strptime$/);
   });
 });
 

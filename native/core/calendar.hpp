@@ -55,4 +55,23 @@ GPUDF_HD inline int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
   return era * 146097 + static_cast<int64_t>(doe) - 719468;
 }
 
+GPUDF_HD inline bool is_leap_year(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+/// Days in month m (1..12) of year y.
+GPUDF_HD inline int64_t days_in_month(int64_t y, int64_t m) {
+  constexpr int8_t d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap_year(y) ? 29 : d[m - 1];
+}
+
+/// The day `months` calendar months after `days` (both days since 1970-01-01), the day of the
+/// month clamped to the target month's length (Jan 31 + 1 month = Feb 28 or 29).
+GPUDF_HD inline int64_t add_months(int64_t days, int64_t months) {
+  const CivilDate c = civil_from_days(days);
+  const int64_t m0 = c.year * 12 + (c.month - 1) + months;
+  const int64_t y = floor_div_i64(m0, 12);
+  const int64_t m = floor_mod_i64(m0, 12) + 1;
+  const int64_t dim = days_in_month(y, m);
+  return days_from_civil(y, unsigned(m), unsigned(c.day < dim ? c.day : dim));
+}
+
 }  // namespace gpudf

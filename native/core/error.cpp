@@ -13,6 +13,7 @@ const char* error_code_name(ErrorCode code) noexcept {
     case ErrorCode::Io: return "ERR_IO";
     case ErrorCode::CsvParse: return "ERR_CSV_PARSE";
     case ErrorCode::Parquet: return "ERR_PARQUET";
+    case ErrorCode::Cast: return "ERR_CAST";
     case ErrorCode::Internal: return "ERR_INTERNAL";
   }
   return "ERR_INTERNAL";

@@ -19,6 +19,7 @@ enum class ErrorCode {
   Io,
   CsvParse,
   Parquet,
+  Cast,  // a value that does not convert (strict casts and parses): names the row and value
   Internal,
 };
 

@@ -7,6 +7,7 @@
 #include "core/calendar.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/float_text.hpp"
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 
@@ -54,17 +55,8 @@ void put_timestamp(std::string& out, int64_t value, int64_t per_second, int digi
 
 template <typename F>
 void put_float(std::string& out, F v) {
-  if (std::isnan(v)) {
-    out.append("NaN");
-    return;
-  }
-  if (std::isinf(v)) {
-    out.append(v < 0 ? "-inf" : "inf");
-    return;
-  }
   char buf[64];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, p);
+  out.append(buf, size_t(format_float_shortest(v, buf)));
 }
 
 bool needs_quotes(std::string_view s, const CsvWriteOptions& o) {

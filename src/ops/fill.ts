@@ -1,6 +1,5 @@
 /**
- * fillNull strategies over frames (which columns each strategy fills), and evaluating an
- * expression over one Series (the Series forms of the missing-data expressions).
+ * fillNull strategies over frames: which columns each strategy fills, and the fill itself.
  */
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { col, type Expr } from "../expr.js";
@@ -40,9 +39,4 @@ export function fillNullByStrategy(frame: FrameParts, s: FillNullStrategy): Fram
     });
     return { names: [...frame.names], columns };
   });
-}
-
-/** `build(col(name))` evaluated over one column (a new handle of the same height). */
-export function mapColumn(name: string, h: ColumnHandle, build: (e: Expr) => Expr): ColumnHandle {
-  return evaluate({ names: [name], columns: [h], height: h.length }, build(col(name)), h.length);
 }

@@ -9,6 +9,8 @@
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
 #include "ops/nulls/fill.hpp"
+#include "ops/regex/regex_node.hpp"
+#include "ops/strings/strings.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -191,8 +193,32 @@ class Compiler {
     return ok && back.i == ms.i;
   }
 
+  /// A string literal compared with a date or timestamp is read as ISO 8601 in that dtype,
+  /// once, here (col("d").gt("2024-01-01")); text that is not such a value is ERR_DTYPE.
+  void text_as_temporal(Val& lit, const Val& other) {
+    if (!lit.literal || lit.node >= 0 || lit.value.kind != LiteralSpec::Kind::String) return;
+    if ((other.literal && other.node < 0) || !is_temporal_type(other.type)) return;
+    const TypeId t = other.type;
+    const std::string& text = lit.value.text;
+    int64_t v = 0;
+    const bool ok = strings::parse_temporal(strings::iso_format(t != TypeId::Date32), text.data(), int64_t(text.size()), t, v);
+    GPUDF_EXPECTS(ok, Dtype,
+                  "the string \"" + text + "\" is not a " + std::string(type_name(t)) +
+                      " in ISO 8601 (YYYY-MM-DD" + (t == TypeId::Date32 ? "" : "[ HH:MM[:SS[.f]]][Z|+hh:mm]") +
+                      "); compare with a Date or parse the text with str.strptime");
+    Slot x{};
+    x.i = v;
+    prog_.consts.push_back(x);
+    prog_.const_types.push_back(t);
+    lit.node = add(Op::Literal, t, {}, int64_t(prog_.consts.size()) - 1, 0);
+    lit.type = t;
+    lit.weak = Weak::None;
+  }
+
   Val compare(const NodeSpec& s, Op op) {
     Val a = arg(s, 0), b = arg(s, 1);
+    text_as_temporal(a, b);
+    text_as_temporal(b, a);
     auto [ta, tb] = pair_types(s.op, a, b, true);
     TypeId ca = ta, cb = tb;
     if (is_temporal_type(ta) && is_temporal_type(tb)) {
@@ -300,28 +326,9 @@ class Compiler {
     return node_val(add(op, TypeId::Bool, {a.node}, add_const(core, TypeId::Utf8)));
   }
 
-  /// lower/upper/title: the operand is materialised (it is the last node so far) and case mapped.
-  Val case_mapped(const NodeSpec& s, CaseMode mode) {
-    Val a = arg(s, 0);
-    emit_value(a);
-    if (!is_string(a.type)) bad(s.op, a.type);
-    Program sub;
-    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + a.node + 1);
-    sub.inputs = prog_.inputs;
-    sub.consts = prog_.consts;
-    sub.const_types = prog_.const_types;
-    sub.text = prog_.text;
-    sub.rows = frame_.rows;
-    ColumnPtr mapped = case_map(expr::run(sub, device_), mode);
-    prog_.inputs.push_back(mapped);
-    return node_val(add(Op::Column, mapped->type(), {}, int64_t(prog_.inputs.size()) - 1));
-  }
-
-  /// forwardFill / backwardFill (params: limit, -1 none) / interpolate: the operand is
-  /// materialised (it is the last node so far) and filled from its neighbouring rows
-  /// (ops/nulls/fill.hpp), then read back as an input column.
-  /// The column node `node` of the program so far evaluates to (run as a program of the
-  /// nodes up to it).
+  /// The column of node `node` (the program so far, run on its own): the operand of an op that
+  /// is not per row (case mapping, parsing, padding, regex) is materialised, and the result
+  /// joins this program as an input column (input_val).
   ColumnPtr materialise(int32_t node) {
     Program sub;
     sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
@@ -331,6 +338,99 @@ class Compiler {
     sub.text = prog_.text;
     sub.rows = frame_.rows;
     return expr::run(sub, device_);
+  }
+
+  Val input_val(ColumnPtr c) {
+    prog_.inputs.push_back(std::move(c));
+    return node_val(add(Op::Column, prog_.inputs.back()->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  /// The string operand of `s`, emitted; ERR_DTYPE when it is not a string.
+  Val string_arg(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_string(a.type)) bad(s.op, a.type);
+    return a;
+  }
+
+  /// lower/upper/title: the operand is materialised and case mapped.
+  Val case_mapped(const NodeSpec& s, CaseMode mode) {
+    return input_val(case_map(materialise(string_arg(s).node), mode));
+  }
+
+  /// strip / stripStart / stripEnd (value: the characters, or null for whitespace),
+  /// stripPrefix / stripSuffix, head / tail: views into the operand, per row.
+  Val narrowed(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    const std::string& o = s.op;
+    if (o == "str.head" || o == "str.tail") {
+      GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + o + "' needs n");
+      return node_val(add(o == "str.head" ? Op::StrHead : Op::StrTail, a.type, {a.node}, s.params[0]));
+    }
+    if (o == "str.stripPrefix" || o == "str.stripSuffix") {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + o + "' expects a string");
+      return node_val(add(o == "str.stripPrefix" ? Op::StrStripPrefix : Op::StrStripSuffix, a.type, {a.node},
+                          add_const(s.value, TypeId::Utf8)));
+    }
+    const int64_t which = o == "str.stripStart" ? 1 : o == "str.stripEnd" ? 2 : 3;
+    int64_t chars = -1;
+    if (s.value.kind == LiteralSpec::Kind::String) chars = add_const(s.value, TypeId::Utf8);
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + o + "' expects a string of characters");
+    return node_val(add(Op::StrStrip, a.type, {a.node}, chars, which));
+  }
+
+  /// padStart / padEnd (params: width; value: the fill), zfill (width), reverse.
+  Val transformed(const NodeSpec& s, strings::Transform kind) {
+    const Val a = string_arg(s);
+    strings::TransformSpec t;
+    t.kind = kind;
+    if (kind != strings::Transform::Reverse) {
+      GPUDF_EXPECTS(s.params.size() == 1 && s.params[0] >= 0, InvalidArgument, "'" + s.op + "' needs a width >= 0");
+      t.width = s.params[0];
+    }
+    if (kind == strings::Transform::PadStart || kind == strings::Transform::PadEnd) {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a fill character");
+      t.fill = s.value.text;
+    }
+    return input_val(strings::transform(materialise(a.node), t));
+  }
+
+  /// str.strptime (dtype: date32 or a timestamp; value: the format, or null to infer it;
+  /// params[0]: strict).
+  Val strptime(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "'" + s.op + "' needs a dtype");
+    std::string format;
+    if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null || !format.empty(), InvalidArgument, "'" + s.op + "': the format is empty");
+    const bool strict = s.params.empty() || s.params[0] != 0;
+    return input_val(strings::parse_temporal(materialise(a.node), TypeId(s.dtype), format, strict, s.op));
+  }
+
+  /// dt.toString (value: the format, or null for ISO 8601).
+  Val temporal_text(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_temporal_type(a.type)) bad(s.op, a.type);
+    std::string format;
+    if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
+    else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
+    return input_val(strings::format_temporal(materialise(a.node), format));
+  }
+
+  /// The regex string functions (ops/regex/regex_node.hpp): the pattern compiled once, run over
+  /// the materialised operand; a plain-text contains stays the fused substring search.
+  Val regex_fn(const NodeSpec& s) {
+    const Val a = string_arg(s);
+    const regex::RegexNode r = regex::regex_node(s);
+    if (r.invalid) return node_val(emit_literal(LiteralSpec{}, regex::regex_result_type(r.fn, a.type)));
+    if (r.fn == regex::RegexFn::Contains && r.pure_literal()) {
+      NodeSpec p = s;
+      p.value.text = r.rx.prefix;
+      return string_pred(p, Op::StrContains);
+    }
+    return input_val(regex::regex_apply(materialise(a.node), r.call()));
   }
 
   /// replaceStrict without a default: args [mapped values, guard]; the guard is null exactly
@@ -343,6 +443,9 @@ class Compiler {
     return arg(s, 0);
   }
 
+  /// forwardFill / backwardFill (params: limit, -1 none) / interpolate: the operand is
+  /// materialised and filled from its neighbouring rows (ops/nulls/fill.hpp), then read back
+  /// as an input column.
   Val neighbour_filled(const NodeSpec& s) {
     Val a = arg(s, 0);
     emit_value(a);
@@ -354,8 +457,7 @@ class Compiler {
       GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + s.op + "' needs a limit");
       filled = fill_directional(operand, s.op == "backwardFill", s.params[0]);
     }
-    prog_.inputs.push_back(filled);
-    return node_val(add(Op::Column, filled->type(), {}, int64_t(prog_.inputs.size()) - 1));
+    return input_val(std::move(filled));
   }
 
   Val temporal(const NodeSpec& s, Op op) {
@@ -363,7 +465,46 @@ class Compiler {
     emit_value(a);
     if (!is_temporal_type(a.type)) bad(s.op, a.type);
     if (a.type == TypeId::Date32 && (op == Op::Hour || op == Op::Minute || op == Op::Second)) bad(s.op, a.type);
-    return node_val(add(op, op == Op::Year ? TypeId::Int32 : TypeId::Int8, {a.node}));
+    const bool sub_day = op == Op::Hour || op == Op::Minute || op == Op::Second || op == Op::Millisecond ||
+                         op == Op::Microsecond || op == Op::Nanosecond;
+    if (a.type == TypeId::Date32 && sub_day) bad(s.op, a.type);
+    TypeId t = TypeId::Int8;
+    if (op == Op::Year || op == Op::IsoYear || op == Op::Millisecond || op == Op::Microsecond || op == Op::Nanosecond)
+      t = TypeId::Int32;
+    if (op == Op::OrdinalDay) t = TypeId::Int16;
+    if (op == Op::Epoch) {
+      GPUDF_EXPECTS(s.params.size() == 1 && s.params[0] >= 0 && s.params[0] <= 4, InvalidArgument, "dt.epoch needs a unit");
+      return node_val(add(op, TypeId::Int64, {a.node}, s.params[0]));
+    }
+    if (op == Op::MonthStart || op == Op::MonthEnd) return node_val(add(op, a.type, {a.node}));
+    return node_val(add(op, t, {a.node}));
+  }
+
+  /// dt.truncate / dt.round / dt.offsetBy: params = [months, seconds, nanoseconds] of the
+  /// interval (src/duration.ts parses "1mo2d"); the fixed part in the column's units.
+  Val interval(const NodeSpec& s, Op op) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    if (!is_temporal_type(a.type)) bad(s.op, a.type);
+    GPUDF_EXPECTS(s.params.size() == 3, InvalidArgument, "'" + s.op + "' needs an interval");
+    const int64_t months = s.params[0], secs = s.params[1], nanos = s.params[2];
+    const int64_t per_day = units_per_day(a.type);
+    int64_t fixed = 0;
+    if (a.type == TypeId::Date32) {
+      GPUDF_EXPECTS(nanos == 0 && secs % 86400 == 0, InvalidArgument,
+                    "'" + s.op + "': a date32 moves by whole days; cast to a timestamp for finer intervals");
+      fixed = secs / 86400;
+    } else {
+      const int64_t per_sec = per_day / 86400, ns_per_unit = 1000000000 / per_sec;
+      GPUDF_EXPECTS(nanos % ns_per_unit == 0, InvalidArgument,
+                    "'" + s.op + "': the interval is finer than the column's unit (" + std::string(type_name(a.type)) + ")");
+      GPUDF_EXPECTS(secs < INT64_MAX / per_sec && secs > INT64_MIN / per_sec, InvalidArgument, "'" + s.op + "': the interval is too long");
+      fixed = secs * per_sec + nanos / ns_per_unit;
+    }
+    if (op == Op::OffsetBy) return node_val(add(op, a.type, {a.node}, months, fixed));
+    GPUDF_EXPECTS((months > 0) != (fixed > 0) && months >= 0 && fixed >= 0, InvalidArgument,
+                  "'" + s.op + "' needs a positive interval of either calendar months/years or fixed units (\"1mo\", \"15m\"), not both");
+    return node_val(add(op, a.type, {a.node}, months, fixed));
   }
 
   Val column(const NodeSpec& s) {
@@ -397,14 +538,84 @@ class Compiler {
     return v;
   }
 
+  /// cast (dtype; params[0]: strict). Numbers, booleans and temporals to and from text go
+  /// through ops/strings (materialised); strict: a value that becomes null is ERR_CAST.
   Val cast(const NodeSpec& s) {
     GPUDF_EXPECTS(is_valid_type_id(s.dtype), InvalidArgument, "cast needs a dtype");
     Val a = arg(s, 0);
-    TypeId to = TypeId(s.dtype);
+    const TypeId to = TypeId(s.dtype);
+    const bool strict = !s.params.empty() && s.params[0] != 0;
     if (a.weak == Weak::Null) return node_val(as(a, to));
     emit_value(a);
-    if (!castable(a.type, to)) bad2("cast", a.type, to);
-    return node_val(as(a, to));
+    const bool from_text = is_string(a.type) && !is_string(to), to_text = !is_string(a.type) && is_string(to);
+    if (!from_text && !to_text) {
+      if (!castable(a.type, to)) bad2("cast", a.type, to);
+      if (!strict || a.type == to) return node_val(as(a, to));
+      const ColumnPtr in = materialise(a.node);
+      return lossless(in, input_val(materialise(as(a, to))), to);
+    }
+    const ColumnPtr in = materialise(a.node);
+    if (to_text) {
+      if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad2("cast", a.type, to);
+      Val text = input_val(is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in));
+      return to == TypeId::Utf8 ? text : node_val(as(text, to));
+    }
+    if (is_temporal_type(to)) {
+      Val v = input_val(strings::parse_temporal_iso(in, to, false, "cast"));
+      return strict ? lossless(in, v, to) : v;
+    }
+    if (!is_numeric(to) && to != TypeId::Bool) bad2("cast", a.type, to);
+    // Unsigned dtypes parse as uint64 (a '-' is never accepted, as Rust's parsers), signed as int64.
+    const bool is_unsigned = to >= TypeId::UInt8 && to <= TypeId::UInt64;
+    const TypeId parsed = is_float_type(to) || to == TypeId::Bool ? to : is_unsigned ? TypeId::UInt64 : TypeId::Int64;
+    Val v = input_val(strings::parse_number(in, parsed));
+    if (parsed != to) v = node_val(as(v, to));
+    if (!strict) return v;
+    return lossless(in, parsed == to ? v : input_val(materialise(v.node)), to);
+  }
+
+  /// Operand k of `s` as a string column (numbers, bool and temporals as their cast to text).
+  ColumnPtr text_column(const NodeSpec& s, size_t k) {
+    Val a = arg(s, k);
+    if (a.weak == Weak::Null) a.type = TypeId::Utf8;
+    emit_value(a);
+    if (is_string(a.type)) return materialise(a.node);
+    if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad(s.op, a.type);
+    const ColumnPtr in = materialise(a.node);
+    return is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in);
+  }
+
+  /// concatStr (args: the values; value: the separator; params[0]: ignoreNulls) and format
+  /// (args: the values; list: the literal pieces around them).
+  Val concat_text(const NodeSpec& s) {
+    const bool format = s.op == "format";
+    GPUDF_EXPECTS(!s.args.empty(), InvalidArgument, "'" + s.op + "' needs at least one value");
+    std::vector<ColumnPtr> cols;
+    for (size_t k = 0; k < s.args.size(); ++k) cols.push_back(text_column(s, k));
+    std::vector<std::string> lits;
+    bool skip = false;
+    if (format) {
+      GPUDF_EXPECTS(s.list.size() == s.args.size() + 1, InvalidArgument, "'format' needs one '{}' per value");
+      for (const LiteralSpec& l : s.list) lits.push_back(l.text);
+    } else {
+      GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'concatStr' expects a separator string");
+      skip = !s.params.empty() && s.params[0] != 0;
+      lits.assign(s.args.size() + 1, s.value.text);
+      lits.front().clear();
+      lits.back().clear();
+    }
+    return input_val(strings::concat_strings(cols, lits, skip, frame_.rows));
+  }
+
+  /// A strict conversion's check: ERR_CAST at the first row that was valid and became null.
+  Val lossless(const ColumnPtr& in, Val out, TypeId to) {
+    const ColumnPtr& result = prog_.inputs[size_t(prog_.nodes[size_t(out.node)].p0)];
+    const int64_t row = strings::first_lost_row(in, result);
+    GPUDF_EXPECTS(row < 0, Cast,
+                  "strict cast from " + std::string(type_name(in->type())) + " to " + std::string(type_name(to)) +
+                      ": row " + std::to_string(row) + " (" + (row < 0 ? "" : strings::value_text(in, row)) +
+                      ") does not convert; cast without strict to make such values null");
+    return out;
   }
 
   Val is_in(const NodeSpec& s) {
@@ -524,7 +735,7 @@ class Compiler {
       if (!is_string(a.type)) bad(o, a.type);
       return node_val(add(o == "str.len" ? Op::StrLen : Op::StrLenBytes, TypeId::UInt32, {a.node}));
     }
-    if (o == "str.contains") return string_pred(s, Op::StrContains);
+    if (regex::is_regex_op(o)) return regex_fn(s);
     if (o == "str.startsWith") return string_pred(s, Op::StrStartsWith);
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
@@ -541,6 +752,16 @@ class Compiler {
       GPUDF_EXPECTS(s.params.size() == 2, InvalidArgument, "str.slice needs start and length");
       return node_val(add(Op::StrSlice, a.type, {a.node}, s.params[0], s.params[1]));
     }
+    if (o == "str.strip" || o == "str.stripStart" || o == "str.stripEnd" || o == "str.stripPrefix" ||
+        o == "str.stripSuffix" || o == "str.head" || o == "str.tail")
+      return narrowed(s);
+    if (o == "str.padStart") return transformed(s, strings::Transform::PadStart);
+    if (o == "str.padEnd") return transformed(s, strings::Transform::PadEnd);
+    if (o == "str.zfill") return transformed(s, strings::Transform::ZFill);
+    if (o == "str.reverse") return transformed(s, strings::Transform::Reverse);
+    if (o == "str.strptime") return strptime(s);
+    if (o == "concatStr" || o == "format") return concat_text(s);
+    if (o == "dt.toString") return temporal_text(s);
     if (o == "dt.year") return temporal(s, Op::Year);
     if (o == "dt.month") return temporal(s, Op::Month);
     if (o == "dt.day") return temporal(s, Op::Day);
@@ -548,6 +769,19 @@ class Compiler {
     if (o == "dt.minute") return temporal(s, Op::Minute);
     if (o == "dt.second") return temporal(s, Op::Second);
     if (o == "dt.weekday") return temporal(s, Op::Weekday);
+    if (o == "dt.quarter") return temporal(s, Op::Quarter);
+    if (o == "dt.week") return temporal(s, Op::IsoWeek);
+    if (o == "dt.isoYear") return temporal(s, Op::IsoYear);
+    if (o == "dt.ordinalDay") return temporal(s, Op::OrdinalDay);
+    if (o == "dt.millisecond") return temporal(s, Op::Millisecond);
+    if (o == "dt.microsecond") return temporal(s, Op::Microsecond);
+    if (o == "dt.nanosecond") return temporal(s, Op::Nanosecond);
+    if (o == "dt.epoch") return temporal(s, Op::Epoch);
+    if (o == "dt.monthStart") return temporal(s, Op::MonthStart);
+    if (o == "dt.monthEnd") return temporal(s, Op::MonthEnd);
+    if (o == "dt.truncate") return interval(s, Op::TruncateTo);
+    if (o == "dt.round") return interval(s, Op::RoundTo);
+    if (o == "dt.offsetBy") return interval(s, Op::OffsetBy);
     GPUDF_FAIL(InvalidArgument, "unknown expression op '" + o + "'");
   }
 };

@@ -186,13 +186,42 @@ GPUDF_HD inline void eval_node(const ProgramView& p, const Node& nd, int64_t row
     case Op::StrEndsWith: out.i = str_ends_with(a, p.consts[nd.p0]); return;
     case Op::StrLike: out.i = str_like(a, p.consts[nd.p0]); return;
     case Op::StrSlice: out = utf8_slice(a, nd.p0, nd.p1); return;
+    case Op::StrStrip: out = str_strip(a, nd.p0 < 0 ? nullptr : &p.consts[nd.p0], (nd.p1 & 1) != 0, (nd.p1 & 2) != 0); return;
+    case Op::StrStripPrefix: out = str_starts_with(a, p.consts[nd.p0]) ? utf8_slice_bytes(a, p.consts[nd.p0].n, a.n) : a; return;
+    case Op::StrStripSuffix: out = str_ends_with(a, p.consts[nd.p0]) ? utf8_slice_bytes(a, 0, a.n - p.consts[nd.p0].n) : a; return;
+    case Op::StrHead: out = str_head(a, nd.p0); return;
+    case Op::StrTail: out = str_tail(a, nd.p0); return;
     case Op::Year:
     case Op::Month:
     case Op::Day:
     case Op::Hour:
     case Op::Minute:
     case Op::Second:
-    case Op::Weekday: out.i = temporal_field(nd.op, ta, a.i); return;
+    case Op::Weekday:
+    case Op::Quarter:
+    case Op::IsoWeek:
+    case Op::IsoYear:
+    case Op::OrdinalDay:
+    case Op::Millisecond:
+    case Op::Microsecond:
+    case Op::Nanosecond: out.i = temporal_field(nd.op, ta, a.i); return;
+    // Skipped on nulls: a null slot's bits are arbitrary and the calendar math assumes a range.
+    case Op::Epoch:
+      if (ok) out.i = temporal_epoch(ta, a.i, nd.p0, ok);
+      return;
+    case Op::MonthStart:
+    case Op::MonthEnd:
+      if (ok) out.i = temporal_month_edge(ta, a.i, nd.op == Op::MonthEnd);
+      return;
+    case Op::TruncateTo:
+      if (ok) out.i = temporal_truncate(ta, a.i, nd.p0, nd.p1);
+      return;
+    case Op::RoundTo:
+      if (ok) out.i = temporal_round(ta, a.i, nd.p0, nd.p1);
+      return;
+    case Op::OffsetBy:
+      if (ok) out.i = temporal_offset(ta, a.i, nd.p0, nd.p1, ok);
+      return;
   }
 }
 

@@ -33,7 +33,15 @@ enum class Op : int32_t {
   StrContains, StrStartsWith, StrEndsWith,  // p0: constant index of the pattern
   StrLike,    // p0: constant index of the SQL LIKE pattern (`%`, `_`)
   StrSlice,   // p0: start (characters; negative counts from the end), p1: length (< 0: to the end)
+  StrStrip,   // p0: constant index of the characters (-1: Unicode whitespace); p1: 1 start, 2 end, 3 both
+  StrStripPrefix, StrStripSuffix,  // p0: constant index of the affix
+  StrHead, StrTail,  // p0: characters (negative: all but that many from the other end)
   Year, Month, Day, Hour, Minute, Second, Weekday,
+  Quarter, IsoWeek, IsoYear, OrdinalDay, Millisecond, Microsecond, Nanosecond,
+  Epoch,       // p0: the unit (0 s, 1 ms, 2 us, 3 ns, 4 days)
+  MonthStart, MonthEnd,  // the same time of day on the month's first / last day
+  TruncateTo, RoundTo,   // p0: months (> 0: calendar months) or p1: a fixed interval in the dtype's units
+  OffsetBy,    // p0: calendar months, then p1: a fixed interval in the dtype's units
 };
 
 /// How a value sits in a Slot: integers (every integer dtype but uint64, bool, date32 and

@@ -1,0 +1,278 @@
+// The string ops on CUDA: one thread per row (grid-stride) running the same GPUDF_HD per-row code
+// as the CPU. Variable-length results: a sizing kernel, an exclusive scan of the sizes, a
+// writing kernel; fixed-width results set their validity bits with atomicOr.
+#include <limits>
+
+#include "core/bitmask.hpp"
+#include "core/cuda/cuda_utils.cuh"
+#include "ops/gather/gather.hpp"
+#include "ops/strings/strings.hpp"
+
+namespace gpudf::strings::detail {
+namespace {
+
+template <typename O>
+struct TransformRows {
+  const O* off;
+  const char* src;
+  TransformArgs t;
+  __device__ int64_t operator()(int64_t i, char* out) const {
+    return apply_transform(t, src + off[i], int64_t(off[i + 1] - off[i]), out);
+  }
+};
+
+struct FormatRows {
+  const uint8_t* data;
+  int64_t offset;
+  TypeId type;
+  Format f;
+  __device__ int64_t operator()(int64_t i, char* out) const {
+    const int64_t x = type == TypeId::Date32 ? int64_t(reinterpret_cast<const int32_t*>(data)[offset + i])
+                                             : reinterpret_cast<const int64_t*>(data)[offset + i];
+    return format_temporal(f, type, x, out);
+  }
+};
+
+template <typename F>
+__global__ void size_kernel(F rows, const uint8_t* bits, int64_t bit_offset, int64_t n, int64_t* sizes) {
+  GPUDF_GRID_STRIDE(i, n) {
+    sizes[i] = bits && !bit_is_set(bits, bit_offset + i) ? 0 : rows(i, nullptr);
+    if (i == n - 1) sizes[n] = 0;
+  }
+}
+
+template <typename O, typename F>
+__global__ void write_kernel(F rows, const uint8_t* bits, int64_t bit_offset, int64_t n, const int64_t* starts,
+                             O* out_off, char* dst, uint32_t* out_bits) {
+  GPUDF_GRID_STRIDE(i, n) {
+    out_off[i] = O(starts[i]);
+    if (i == n - 1) out_off[n] = O(starts[n]);
+    const bool valid = !bits || bit_is_set(bits, bit_offset + i);
+    if (!valid) continue;
+    if (out_bits) atomicOr(out_bits + (i >> 5), 1u << (i & 31));
+    if (dst) rows(i, dst + starts[i]);
+  }
+}
+
+/// A string column of n rows from `rows` (valid where the input's bitmap says so).
+template <typename O, typename F>
+ColumnPtr build_strings(TypeId type, int64_t n, const uint8_t* bits, int64_t bit_offset, const F& rows) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  if (n == 0) {
+    ColumnPtr out = Column::allocate(dev, type, 0, bits != nullptr, 0);
+    dev.memset(out->offsets()->data(), 0, out->offsets()->size());
+    return out;
+  }
+  BufferPtr starts = Buffer::allocate(dev, size_t(n + 1) * sizeof(int64_t));
+  int64_t* st = reinterpret_cast<int64_t*>(starts->data());
+  size_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(rows, bits, bit_offset, n, st);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  const int64_t total = gpudf::detail::exclusive_scan_cuda(dev, st, n);
+  GPUDF_EXPECTS(total <= int64_t(std::numeric_limits<O>::max()), InvalidArgument,
+                "the strings exceed the 2 GiB a utf8 column holds; cast to large_utf8 first");
+  ColumnPtr out = Column::allocate(dev, type, n, bits != nullptr, total);
+  write_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(
+      rows, bits, bit_offset, n, st, reinterpret_cast<O*>(out->offsets()->data()),
+      total && out->data() ? reinterpret_cast<char*>(out->data()->data()) : nullptr,
+      out->validity() ? reinterpret_cast<uint32_t*>(out->validity()->data()) : nullptr);
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return out;
+}
+
+/// bad holds n - (first failing row), so the largest is the first; 0: none.
+template <typename O>
+__global__ void parse_kernel(const O* off, const char* src, const uint8_t* bits, int64_t bit_offset, int64_t n,
+                             TypeId to, Format f, uint8_t* data, uint32_t* out_bits, unsigned long long* bad) {
+  GPUDF_GRID_STRIDE(i, n) {
+    int64_t x = 0;
+    bool ok = false;
+    if (!bits || bit_is_set(bits, bit_offset + i)) {
+      ok = parse_temporal(f, src + off[i], int64_t(off[i + 1] - off[i]), to, x);
+      if (!ok) atomicMax(bad, static_cast<unsigned long long>(n - i));
+    }
+    if (to == TypeId::Date32) reinterpret_cast<int32_t*>(data)[i] = ok ? int32_t(x) : 0;
+    else reinterpret_cast<int64_t*>(data)[i] = ok ? x : 0;
+    if (ok) atomicOr(out_bits + (i >> 5), 1u << (i & 31));
+  }
+}
+
+template <typename O>
+ColumnPtr parse_typed(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  const int64_t n = v.size;
+  ColumnPtr out = Column::allocate(dev, to, n, true);
+  first_bad = -1;
+  if (n == 0) return out;
+  DeviceScalar<unsigned long long> bad(stream);
+  parse_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(
+      v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, n, to, f,
+      out->data()->data(), reinterpret_cast<uint32_t*>(out->validity()->data()), bad.get());
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  const unsigned long long b = bad.value(stream);
+  if (b) first_bad = n - int64_t(b);
+  return out;
+}
+
+template <typename O>
+ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
+  TransformRows<O> rows{v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), t};
+  return build_strings<O>(v.type, v.size, v.validity, v.offset, rows);
+}
+
+/// hard counts the float rows the fast path cannot decide.
+template <typename O>
+__global__ void parse_number_kernel(const O* off, const char* src, const uint8_t* bits, int64_t bit_offset, int64_t n,
+                                    TypeId to, uint8_t* data, uint32_t* out_bits, unsigned long long* hard) {
+  GPUDF_GRID_STRIDE(i, n) {
+    const char* s = src + off[i];
+    const int64_t len = int64_t(off[i + 1] - off[i]);
+    bool ok = false;
+    const bool valid = !bits || bit_is_set(bits, bit_offset + i);
+    switch (to) {
+      case TypeId::Int64: {
+        int64_t x = 0;
+        ok = valid && parse_int64(s, len, x);
+        reinterpret_cast<int64_t*>(data)[i] = ok ? x : 0;
+        break;
+      }
+      case TypeId::UInt64: {
+        uint64_t x = 0;
+        ok = valid && parse_uint64(s, len, x);
+        reinterpret_cast<uint64_t*>(data)[i] = ok ? x : 0;
+        break;
+      }
+      case TypeId::Bool: {
+        int64_t x = 0;
+        ok = valid && parse_bool(s, len, x);
+        data[i] = ok ? uint8_t(x) : 0;
+        break;
+      }
+      default: {
+        double x = 0;
+        const FloatParse r = valid ? parse_float_fast(s, len, x) : FloatParse::Bad;
+        const bool midpoint = to == TypeId::Float32 && r == FloatParse::Ok && float_midpoint(x);
+        if (r == FloatParse::Hard || midpoint) atomicAdd(hard, 1ull);
+        ok = r == FloatParse::Ok && !midpoint;
+        if (to == TypeId::Float32) reinterpret_cast<float*>(data)[i] = ok ? float(x) : 0.f;
+        else reinterpret_cast<double*>(data)[i] = ok ? x : 0.0;
+        break;
+      }
+    }
+    if (ok) atomicOr(out_bits + (i >> 5), 1u << (i & 31));
+  }
+}
+
+template <typename O>
+ColumnPtr parse_number_typed(const ColumnView& v, TypeId to, int64_t& hard) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  const int64_t n = v.size;
+  ColumnPtr out = Column::allocate(dev, to, n, true);
+  hard = 0;
+  if (n == 0) return out;
+  DeviceScalar<unsigned long long> count(stream);
+  parse_number_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(
+      v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, n, to,
+      out->data()->data(), reinterpret_cast<uint32_t*>(out->validity()->data()), count.get());
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  hard = int64_t(count.value(stream));
+  return out;
+}
+
+struct ConcatRows {
+  ConcatArgs a;
+  __device__ int64_t operator()(int64_t i, char* out) const { return concat_row(a, i, out); }
+};
+
+/// Validity of concat: written as a byte per row, then packed by the writer.
+__global__ void concat_valid_kernel(ConcatArgs a, int64_t n, uint32_t* bits) {
+  GPUDF_GRID_STRIDE(i, n) {
+    if (concat_valid(a, i)) atomicOr(bits + (i >> 5), 1u << (i & 31));
+  }
+}
+
+struct FormatIntRows {
+  const uint8_t* data;
+  int64_t offset;
+  TypeId type;
+  __device__ int64_t operator()(int64_t i, char* out) const {
+    const int64_t k = offset + i;
+    switch (type) {
+      case TypeId::Bool: {
+        const bool b = data[k] != 0;
+        const char* t = b ? "true" : "false";
+        if (out)
+          for (int j = 0; j < (b ? 4 : 5); ++j) out[j] = t[j];
+        return b ? 4 : 5;
+      }
+      case TypeId::Int8: return format_int(reinterpret_cast<const int8_t*>(data)[k], false, out);
+      case TypeId::Int16: return format_int(reinterpret_cast<const int16_t*>(data)[k], false, out);
+      case TypeId::Int32: return format_int(reinterpret_cast<const int32_t*>(data)[k], false, out);
+      case TypeId::Int64: return format_int(reinterpret_cast<const int64_t*>(data)[k], false, out);
+      case TypeId::UInt8: return format_int(reinterpret_cast<const uint8_t*>(data)[k], true, out);
+      case TypeId::UInt16: return format_int(reinterpret_cast<const uint16_t*>(data)[k], true, out);
+      case TypeId::UInt32: return format_int(reinterpret_cast<const uint32_t*>(data)[k], true, out);
+      default: return format_int(int64_t(reinterpret_cast<const uint64_t*>(data)[k]), true, out);
+    }
+  }
+};
+
+}  // namespace
+
+ColumnPtr parse_number_cuda(const ColumnView& v, TypeId to, int64_t& hard) {
+  return v.type == TypeId::Utf8 ? parse_number_typed<int32_t>(v, to, hard) : parse_number_typed<int64_t>(v, to, hard);
+}
+
+ColumnPtr format_number_cuda(const ColumnView& v) {
+  FormatIntRows rows{v.data, v.offset, v.type};
+  return build_strings<int32_t>(TypeId::Utf8, v.size, v.validity, v.offset, rows);
+}
+
+ColumnPtr concat_cuda(const std::vector<ColumnView>& cols, const std::string& lits, const std::vector<int64_t>& lit_off,
+                      bool skip_nulls, int64_t rows) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  // The views, the literal text and its offsets in one device buffer.
+  const size_t views_bytes = cols.size() * sizeof(ColumnView);
+  const size_t off_bytes = lit_off.size() * sizeof(int64_t);
+  BufferPtr meta = Buffer::allocate(dev, views_bytes + off_bytes + lits.size() + 1);
+  uint8_t* base = meta->data();
+  if (views_bytes) dev.copy(base, cols.data(), views_bytes, CopyKind::HostToDevice);
+  dev.copy(base + views_bytes, lit_off.data(), off_bytes, CopyKind::HostToDevice);
+  if (!lits.empty()) dev.copy(base + views_bytes + off_bytes, lits.data(), lits.size(), CopyKind::HostToDevice);
+  ConcatArgs a;
+  a.cols = reinterpret_cast<const ColumnView*>(base);
+  a.k = int32_t(cols.size());
+  a.lit_off = reinterpret_cast<const int64_t*>(base + views_bytes);
+  a.lits = reinterpret_cast<const char*>(base + views_bytes + off_bytes);
+  a.skip_nulls = skip_nulls;
+  // Sizes and bytes through the shared builder with no input bitmap; then the validity.
+  ColumnPtr out = build_strings<int32_t>(TypeId::Utf8, rows, nullptr, 0, ConcatRows{a});
+  bool nullable = false;
+  for (const ColumnView& c : cols) nullable = nullable || c.validity != nullptr;
+  if (skip_nulls || !nullable || rows == 0) return out;
+  BufferPtr bits = Buffer::allocate(dev, size_t(bitmap_bytes(rows)));
+  dev.memset(bits->data(), 0, bits->size());
+  concat_valid_kernel<<<grid_for(rows), kBlockThreads, 0, stream>>>(a, rows, reinterpret_cast<uint32_t*>(bits->data()));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return std::make_shared<Column>(dev, TypeId::Utf8, rows, out->data(), out->offsets(), bits, kUnknownNullCount);
+}
+
+ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
+  return v.type == TypeId::Utf8 ? parse_typed<int32_t>(v, to, f, first_bad) : parse_typed<int64_t>(v, to, f, first_bad);
+}
+
+ColumnPtr format_temporal_cuda(const ColumnView& v, const Format& f) {
+  FormatRows rows{v.data, v.offset, v.type, f};
+  return build_strings<int32_t>(TypeId::Utf8, v.size, v.validity, v.offset, rows);
+}
+
+ColumnPtr transform_cuda(const ColumnView& v, const TransformArgs& t) {
+  return v.type == TypeId::Utf8 ? transform_typed<int32_t>(v, t) : transform_typed<int64_t>(v, t);
+}
+
+}  // namespace gpudf::strings::detail
