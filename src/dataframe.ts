@@ -39,6 +39,10 @@ import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 import { frameTopK, type TopKBy } from "./ops/top_k.js";
 import type { FrameVerbs } from "./ops/verbs.js";
 import { lazyOf, type LazyFrame } from "./lazy/lazy_frame.js";
+import { isFillNullStrategy, type FillNullStrategy } from "./expr_fill.js";
+import { fillNullByStrategy } from "./ops/fill.js";
+import { pivot as pivotOp, type PivotOptions } from "./ops/pivot.js";
+import { transpose as transposeOp, unpivot as unpivotOp, type TransposeOptions, type UnpivotOptions } from "./ops/reshape.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
@@ -224,12 +228,68 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * Nulls replaced: a single value fills every column whose values are of its kind (numbers,
    * strings, booleans, Dates) and leaves the others unchanged; a { column: value } object fills
    * exactly those columns (an incompatible value there throws DtypeError).
+   * A `{ strategy, limit? }` object fills by strategy instead (see Expr.fillNull): "forward" and
+   * "backward" fill every column, "min"/"max" the numeric, string and temporal ones,
+   * "mean"/"zero"/"one" the numeric ones.
    *
    * @example
-   * df.fillNull(0); df.fillNull({ city: "unknown", fare: 0 });
+   * df.fillNull(0); df.fillNull({ city: "unknown", fare: 0 }); df.fillNull({ strategy: "forward" });
    */
-  fillNull(value: LiteralValue | Record<string, LiteralValue>): DataFrame {
+  fillNull(value: LiteralValue | Record<string, LiteralValue> | FillNullStrategy): DataFrame {
+    if (isFillNullStrategy(value)) return this.#apply(fillNullByStrategy(this.#parts(), value));
     return this.#apply(fillNullOp(this.#parts(), value));
+  }
+
+  /**
+   * Wide to long (Polars' unpivot): the `index` columns repeated for each `on` column (default:
+   * every other column), a utf8 "variable" column naming it and a "value" column holding its
+   * values, cast to the `on` columns' common supertype (else DtypeError). All rows of the first
+   * `on` column come first, then the next's.
+   *
+   * @example
+   * new DataFrame({ id: [1, 2], a: [3, 4], b: [5, 6] }).unpivot({ index: "id" }).toRecords();
+   * // [{id:1,variable:"a",value:3},{id:2,variable:"a",value:4},{id:1,variable:"b",value:5},{id:2,variable:"b",value:6}]
+   */
+  unpivot(options?: UnpivotOptions): DataFrame {
+    return this.#apply(unpivotOp(this.#parts(), options));
+  }
+
+  /** unpivot under its older name. @example df.melt({ index: "id", on: ["a", "b"] }) */
+  melt(options?: UnpivotOptions): DataFrame {
+    return this.unpivot(options);
+  }
+
+  /**
+   * Long to wide (Polars' pivot): one row per distinct `index` value(s), one column per distinct
+   * value of `on` (in order of first appearance, named by the value's text; with several
+   * `values` columns, "{value}_{on value}"), each cell the `aggregateFunction` of the rows with
+   * that pair (null where there are none). Without an aggregateFunction a pair with more than
+   * one row is an InvalidArgumentError.
+   *
+   * @example
+   * df.pivot({ on: "subject", index: "name", values: "score", aggregateFunction: "max" });
+   */
+  pivot(options: PivotOptions): DataFrame {
+    const parts = this.#parts();
+    return this.#apply(
+      pivotOp(parts, options, (keys, exprs) => {
+        const cells = this.groupBy(keys, { maintainOrder: true }).agg(exprs);
+        return { parts: cells.#parts(), release: () => cells.dispose() };
+      }),
+    );
+  }
+
+  /**
+   * Rows as columns: row j becomes column j ("column_j", or `columnNames`), every value cast to
+   * the columns' common supertype (else DtypeError). `includeHeader` adds the column names as a
+   * first column (`headerName`, default "column").
+   *
+   * @example
+   * new DataFrame({ a: [1, 2], b: [3, 4] }).transpose({ includeHeader: true }).toRecords();
+   * // [{ column: "a", column_0: 1, column_1: 2 }, { column: "b", column_0: 3, column_1: 4 }]
+   */
+  transpose(options?: TransposeOptions): DataFrame {
+    return this.#apply(transposeOp(this.#parts(), options));
   }
 
   #parts(): FrameParts {

@@ -10,6 +10,17 @@ import { inspect } from "node:util";
 import { ExprDateTime, ExprString } from "./expr_namespaces.js";
 import { formatExpr } from "./expr_format.js";
 import { memoisedPredicate } from "./expr_tree.js";
+import {
+  clipExpr,
+  fillNullStrategy,
+  interpolateExpr,
+  isFillNullStrategy,
+  neighbourFill,
+  replaceExpr,
+  replaceStrictExpr,
+  type FillNullStrategy,
+  type ReplaceMapping,
+} from "./expr_fill.js";
 
 /** A JS value usable where an expression is expected (it becomes a literal). */
 export type LiteralValue = number | bigint | string | boolean | Date | null;
@@ -221,9 +232,52 @@ export class Expr {
   isNaN(): Expr {
     return this.#un("isNaN");
   }
-  /** Replaces nulls by `value`. @example col("a").fillNull(0) */
-  fillNull(value: ExprInput): Expr {
-    return this.#bin("fillNull", value);
+  /**
+   * Replaces nulls by `value`, or by a strategy: `{ strategy: "forward" | "backward", limit? }`
+   * (the previous / next non-null value, at most `limit` rows away), "min", "max", "mean" (of
+   * the column), "zero", "one".
+   * @example col("a").fillNull(0); col("a").fillNull({ strategy: "forward", limit: 2 })
+   */
+  fillNull(value: ExprInput | FillNullStrategy): Expr {
+    if (isFillNullStrategy(value)) return fillNullStrategy(this, value);
+    return this.#bin("fillNull", value as ExprInput);
+  }
+  /** Nulls replaced by the last non-null value before them (at most `limit` rows back). @example col("a").forwardFill() */
+  forwardFill(limit?: number): Expr {
+    return neighbourFill(this, false, limit);
+  }
+  /** Nulls replaced by the next non-null value after them (at most `limit` rows ahead). @example col("a").backwardFill(1) */
+  backwardFill(limit?: number): Expr {
+    return neighbourFill(this, true, limit);
+  }
+  /**
+   * Nulls between two values filled linearly by row position; leading and trailing nulls stay.
+   * Integers give float64, floats keep their dtype. @example col("temp").interpolate()
+   */
+  interpolate(): Expr {
+    return interpolateExpr(this);
+  }
+  /** Values limited to [lo, hi] (a null or missing bound: no bound); nulls stay null. @example col("a").clip(0, 100) */
+  clip(lo?: ExprInput, hi?: ExprInput): Expr {
+    return clipExpr(this, lo, hi);
+  }
+  /**
+   * Values equal to an old value replaced by its new value, others kept: a Map, an object
+   * (string keys), or `(old[], new[])` / `(old, new)`. Dtype: the supertype of the column and
+   * the new values.
+   * @example col("code").replace(new Map([[1, 10], [2, 20]])); col("s").replace({ a: "A" })
+   */
+  replace(mapping: ReplaceMapping | readonly LiteralValue[] | LiteralValue, replacement?: LiteralValue | readonly LiteralValue[]): Expr {
+    return replaceExpr(this, mapping, replacement);
+  }
+  /**
+   * Every value mapped: values without a mapping become `options.default`; without a default a
+   * non-null value without a mapping is an InvalidArgumentError (nulls stay null). The dtype is
+   * the new values' (with the default's).
+   * @example col("code").replaceStrict(new Map([[1, "one"]]), { default: "other" })
+   */
+  replaceStrict(mapping: ReplaceMapping, options?: { default?: ExprInput }): Expr {
+    return replaceStrictExpr(this, mapping, undefined, options?.default);
   }
   /** Replaces NaN by `value` (floats; other dtypes unchanged). @example col("x").fillNaN(0) */
   fillNaN(value: ExprInput): Expr {

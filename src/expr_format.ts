@@ -92,6 +92,11 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       const parts = [months && `${Math.abs(months)}mo`, secs && `${Math.abs(secs)}s`, nanos && `${Math.abs(nanos)}ns`].filter(Boolean).join("");
       return `${recv()}.${node.op}("${neg ? "-" : ""}${parts || "0s"}")`;
     }
+    case "forwardFill":
+    case "backwardFill": {
+      const limit = node.params?.[0] ?? -1;
+      return `${recv()}.${node.op}(${limit < 0 ? "" : String(limit)})`;
+    }
     case "concatStr":
       return `concatStr([${a.join(", ")}], ${literalText(node.value)}${node.params?.[0] ? ", ignoreNulls" : ""})`;
     case "format":

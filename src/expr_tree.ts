@@ -99,6 +99,22 @@ export function memoisedPredicate(test: (node: ExprNode, args: (a: ExprNode) => 
   return ask;
 }
 
+/** Ops whose value at a row depends on other rows (fills from neighbouring rows). */
+const NEIGHBOUR_OPS = new Set(["forwardFill", "backwardFill", "interpolate"]);
+
+/** True when the tree fills from neighbouring rows (forwardFill, backwardFill, interpolate). */
+export const fillsFromNeighbours: (node: ExprNode) => boolean = memoisedPredicate(
+  (node, ask) => NEIGHBOUR_OPS.has(node.op) || node.args.some(ask),
+);
+
+/**
+ * True when the tree reads values of rows other than its own (an aggregation, or a fill from
+ * neighbouring rows): filtering or slicing below it would change its values.
+ */
+export const readsOtherRows: (node: ExprNode) => boolean = memoisedPredicate(
+  (node, ask) => node.op === "agg" || NEIGHBOUR_OPS.has(node.op) || node.args.some(ask),
+);
+
 /** True when the tree holds an aggregation. */
 export const hasAggregates: (node: ExprNode) => boolean = memoisedPredicate(
   (node, ask) => node.op === "agg" || node.args.some(ask),

@@ -7,7 +7,20 @@
  * console.log(device().name, df.toString());
  */
 export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
-export { concat } from "./concat.js";
+export { concat, type ConcatHow, type ConcatOptions } from "./concat.js";
+export type { UnpivotOptions, TransposeOptions } from "./ops/reshape.js";
+export type { PivotOptions, PivotAggregate } from "./ops/pivot.js";
+export type { FillNullStrategy, FillNullStrategyName, ReplaceMapping } from "./expr_fill.js";
+export {
+  coalesce,
+  sumHorizontal,
+  minHorizontal,
+  maxHorizontal,
+  meanHorizontal,
+  anyHorizontal,
+  allHorizontal,
+  type HorizontalInput,
+} from "./expr_horizontal.js";
 export { LazyFrame, type ExplainOptions } from "./lazy/lazy_frame.js";
 export { LazyGroupBy } from "./lazy/lazy_groupby.js";
 export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";

@@ -17,6 +17,8 @@ const ELEMENTWISE = [
   "add", "sub", "mul", "div", "floorDiv", "mod", "pow", "neg", "eq", "neq", "lt", "lte", "gt", "gte",
   "and", "or", "xor", "not", "isNull", "isNotNull", "isNaN", "fillNull", "fillNaN", "isIn", "isBetween",
   "cast", "abs", "round", "floor", "ceil", "sqrt", "exp", "log",
+  // Not element-wise, but over the whole Series all the same (they read neighbouring rows).
+  "forwardFill", "backwardFill", "interpolate", "clip", "replace", "replaceStrict",
 ] as const;
 type Elementwise = (typeof ELEMENTWISE)[number];
 
@@ -55,6 +57,12 @@ declare module "./series.js" {
     sqrt: AsSeries<Expr["sqrt"]>;
     exp: AsSeries<Expr["exp"]>;
     log: AsSeries<Expr["log"]>;
+    forwardFill: AsSeries<Expr["forwardFill"]>;
+    backwardFill: AsSeries<Expr["backwardFill"]>;
+    interpolate: AsSeries<Expr["interpolate"]>;
+    clip: AsSeries<Expr["clip"]>;
+    replace: AsSeries<Expr["replace"]>;
+    replaceStrict: AsSeries<Expr["replaceStrict"]>;
     /** String functions, as Expr.str. @example new Series("s", [" a "]).str.strip().toArray() */
     readonly str: Namespace<ExprString>;
     /** Date/time functions, as Expr.dt. @example s.dt.year() */

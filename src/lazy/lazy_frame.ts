@@ -13,6 +13,8 @@ import { col, Expr, type LiteralValue } from "../expr.js";
 import { rowCount } from "../handles.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { fillNullTargets } from "../ops/filter.js";
+import { isFillNullStrategy, type FillNullStrategy } from "../expr_fill.js";
+import { strategyTargets } from "../ops/fill.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
 import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
@@ -21,6 +23,8 @@ import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
 import { LazyGroupBy } from "./lazy_groupby.js";
+import { unpivotPlan } from "./lazy_reshape.js";
+import type { UnpivotOptions } from "../ops/reshape.js";
 import {
   dtypeOfColumn,
   filterNode,
@@ -165,10 +169,15 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * Nulls replaced (see DataFrame.fillNull).
    *
    * @example
-   * lf.fillNull(0); lf.fillNull({ city: "unknown" });
+   * lf.fillNull(0); lf.fillNull({ city: "unknown" }); lf.fillNull({ strategy: "forward" });
    */
-  fillNull(value: LiteralValue | Record<string, LiteralValue>): LazyFrame {
+  fillNull(value: LiteralValue | Record<string, LiteralValue> | FillNullStrategy): LazyFrame {
     const s = this.plan.schema;
+    if (isFillNullStrategy(value)) {
+      const fills = strategyTargets(s.names, s.dtypes, value);
+      const filled = s.names.map((n, i) => ({ name: n, node: (fills.get(i) ?? col(n)).node }));
+      return new LazyFrame(projectNode(this.plan, filled, true));
+    }
     const targets = fillNullTargets(s.names, s.dtypes, value);
     const exprs = s.names.map((n, i) => ({
       name: n,
@@ -223,6 +232,21 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   tail(n = 5): LazyFrame {
     const k = rowCount(n);
     return k === 0 ? this.slice(0, 0) : this.slice(-k);
+  }
+
+  /**
+   * Wide to long, as a plan (see DataFrame.unpivot): one projection per `on` column, stacked.
+   *
+   * @example
+   * lf.unpivot({ index: "id", on: ["a", "b"] });
+   */
+  unpivot(options?: UnpivotOptions): LazyFrame {
+    return new LazyFrame(unpivotPlan(this.plan, options));
+  }
+
+  /** unpivot under its older name. @example lf.melt({ index: "id" }) */
+  melt(options?: UnpivotOptions): LazyFrame {
+    return this.unpivot(options);
   }
 
   /** The first n rows (as head). @example lf.limit(10) */

@@ -145,6 +145,13 @@ export interface NativeAddon {
   sample(columns: ColumnHandle[], rows: number, n: number, withReplacement: boolean, seed: bigint): ColumnHandle[];
   /** The parts' rows, in order, as one column (same dtype). */
   concat(parts: ColumnHandle[]): ColumnHandle;
+  /** The rows at int64 `indices` in [-1, rows), null where an index is -1. */
+  gatherOrNull(column: ColumnHandle, indices: ColumnHandle): ColumnHandle;
+  /**
+   * A pivot's grid (native/ops/nulls/fill.hpp): int64, cols * rows entries, entry c * rows + r
+   * the index k with rowOf[k] == r and colOf[k] == c, else -1.
+   */
+  pivotCells(rowOf: ColumnHandle, colOf: ColumnHandle, rows: number, cols: number): ColumnHandle;
 
   // join
   /**

@@ -10,7 +10,7 @@ import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
 import { col, Expr, len, serializeExpr, type ExprNode } from "../expr.js";
-import { nodeKey } from "../expr_tree.js";
+import { fillsFromNeighbours, nodeKey } from "../expr_tree.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
@@ -103,6 +103,10 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
   const memo = new Map<ExprNode, string>();
   const outputs = exprs.map((expr) => {
     const name = expr.outputName;
+    if (fillsFromNeighbours(expr.node)) {
+      // They would fill across the groups (per-group fills are window functions).
+      throw new InvalidArgumentError(`groupBy().agg: "${name}" uses forwardFill, backwardFill or interpolate; that is not supported in an aggregation`);
+    }
     const rewritten = new Map<ExprNode, ExprNode>();
     const rewrite = (node: ExprNode): ExprNode => {
       let out = rewritten.get(node);

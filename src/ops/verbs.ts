@@ -4,6 +4,8 @@
  * test suite checks the two classes against VERBS at run time too.
  */
 import type { Expr, LiteralValue } from "../expr.js";
+import type { FillNullStrategy } from "../expr_fill.js";
+import type { UnpivotOptions } from "./reshape.js";
 import type { GroupByOptions, GroupKey } from "./groupby.js";
 import type { JoinOptions } from "./join.js";
 import type { SelectItem } from "./select.js";
@@ -16,7 +18,7 @@ export interface FrameVerbs<F, G, Other> {
   withColumns(...exprs: (Expr | readonly Expr[])[]): F;
   filter(predicate: Expr): F;
   dropNulls(...subset: (string | readonly string[])[]): F;
-  fillNull(value: LiteralValue | Record<string, LiteralValue>): F;
+  fillNull(value: LiteralValue | Record<string, LiteralValue> | FillNullStrategy): F;
   drop(...names: (string | readonly string[])[]): F;
   rename(mapping: Record<string, string>): F;
   slice(offset: number, length?: number): F;
@@ -28,6 +30,8 @@ export interface FrameVerbs<F, G, Other> {
   bottomK(n: number, by: TopKBy): F;
   unique(options?: UniqueOptions): F;
   join(other: Other, options?: JoinOptions): F;
+  unpivot(options?: UnpivotOptions): F;
+  melt(options?: UnpivotOptions): F;
   groupBy(...args: [...(GroupKey | readonly GroupKey[])[], GroupByOptions] | (GroupKey | readonly GroupKey[])[]): G;
 }
 
@@ -50,7 +54,7 @@ export interface GroupVerbs<F> {
 export const VERBS = {
   frame: [
     "select", "withColumns", "filter", "dropNulls", "fillNull", "drop", "rename", "slice", "head", "tail", "limit",
-    "sort", "topK", "bottomK", "unique", "join", "groupBy",
+    "sort", "topK", "bottomK", "unique", "join", "groupBy", "unpivot", "melt",
   ],
   group: ["agg", "sum", "mean", "min", "max", "count", "len", "head", "tail", "topK", "bottomK"],
 } as const;

@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/nulls/fill.hpp"
 #include "ops/regex/regex_node.hpp"
 #include "ops/strings/strings.hpp"
 
@@ -432,6 +433,33 @@ class Compiler {
     return input_val(regex::regex_apply(materialise(a.node), r.call()));
   }
 
+  /// replaceStrict without a default: args [mapped values, guard]; the guard is null exactly
+  /// where a non-null value has no mapping, so a null in it is an error.
+  Val strict_guard(const NodeSpec& s) {
+    Val g = arg(s, 1);
+    emit_value(g);
+    GPUDF_EXPECTS(materialise(g.node)->null_count() == 0, InvalidArgument,
+                  "replaceStrict: a value has no mapping (pass a default)");
+    return arg(s, 0);
+  }
+
+  /// forwardFill / backwardFill (params: limit, -1 none) / interpolate: the operand is
+  /// materialised and filled from its neighbouring rows (ops/nulls/fill.hpp), then read back
+  /// as an input column.
+  Val neighbour_filled(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    ColumnPtr operand = materialise(a.node);
+    ColumnPtr filled;
+    if (s.op == "interpolate") {
+      filled = interpolate(operand);
+    } else {
+      GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + s.op + "' needs a limit");
+      filled = fill_directional(operand, s.op == "backwardFill", s.params[0]);
+    }
+    return input_val(std::move(filled));
+  }
+
   Val temporal(const NodeSpec& s, Op op) {
     Val a = arg(s, 0);
     emit_value(a);
@@ -712,6 +740,8 @@ class Compiler {
     if (o == "str.endsWith") return string_pred(s, Op::StrEndsWith);
     if (o == "str.like") return like(s);
     if (o == "str.ilike") return ilike(s);
+    if (o == "forwardFill" || o == "backwardFill" || o == "interpolate") return neighbour_filled(s);
+    if (o == "replaceStrict") return strict_guard(s);
     if (o == "str.toLowerCase") return case_mapped(s, CaseMode::Lower);
     if (o == "str.toUpperCase") return case_mapped(s, CaseMode::Upper);
     if (o == "str.toTitleCase") return case_mapped(s, CaseMode::Title);

@@ -14,7 +14,7 @@
  * It stops at slices, sorts with a limit, whole-frame top-k and subplans used twice.
  */
 import type { ExprNode } from "../../expr.js";
-import { columnsOf, hasAggregates, substituteColumns } from "../../expr_tree.js";
+import { columnsOf, readsOtherRows, substituteColumns } from "../../expr_tree.js";
 import { filterNode, inputsOf, keepsHeight, withInputs, type JoinNode, type LogicalPlan, type NamedNode } from "../plan.js";
 import { andAll, conjuncts } from "./predicates.js";
 import { parentCounts } from "./walk.js";
@@ -35,7 +35,7 @@ function applyOnTop(plan: LogicalPlan, preds: readonly ExprNode[]): LogicalPlan 
 
 /** Group keys without aggregations: output name -> the key's expression over the input. */
 function keyDefinitions(keys: readonly NamedNode[]): Map<string, ExprNode> {
-  return new Map(keys.filter((k) => !hasAggregates(k.node)).map((k) => [k.name, k.node]));
+  return new Map(keys.filter((k) => !readsOtherRows(k.node)).map((k) => [k.name, k.node]));
 }
 
 /** Moves `preds` (filters above `plan`) into `plan` as far as they go. */
@@ -63,7 +63,7 @@ function push(plan: LogicalPlan, preds: ExprNode[], shared: Shared): LogicalPlan
       const defs = new Map<string, ExprNode>(plan.exprs.map((e) => [e.name, e.node]));
       // Fewer rows below would change every whole-frame aggregation of the projection, and a
       // projection of one row (literals and aggregations only) has no rows to filter below it.
-      const rowWise = !plan.exprs.some((e) => hasAggregates(e.node)) && keepsHeight(plan.broadcastHeight, plan.exprs);
+      const rowWise = !plan.exprs.some((e) => readsOtherRows(e.node)) && keepsHeight(plan.broadcastHeight, plan.exprs);
       const down: ExprNode[] = [];
       const stay: ExprNode[] = [];
       for (const p of preds) {

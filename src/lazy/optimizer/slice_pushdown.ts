@@ -7,7 +7,7 @@
  * - into scans without a predicate as a row limit (a CSV scan then parses only those rows);
  * - into each input of a union (a head of a union is a head of the first inputs).
  */
-import { hasAggregates } from "../../expr_tree.js";
+import { readsOtherRows } from "../../expr_tree.js";
 import { keepsHeight, projectNode, sliceNode, unionNode, type LogicalPlan, type SliceNode } from "../plan.js";
 import { mapPlan, parentCounts } from "./walk.js";
 
@@ -23,7 +23,7 @@ function pushSlice(s: SliceNode, shared: Map<LogicalPlan, number>): LogicalPlan 
       return pushSlice(sliceNode(input.input, input.offset + s.offset, length), shared);
     }
     case "project": {
-      const rowWise = !input.exprs.some((e) => hasAggregates(e.node)) && keepsHeight(input.broadcastHeight, input.exprs);
+      const rowWise = !input.exprs.some((e) => readsOtherRows(e.node)) && keepsHeight(input.broadcastHeight, input.exprs);
       if (!rowWise) return s;
       const below = pushSlice(sliceNode(input.input, s.offset, s.length), shared);
       return projectNode(below, input.exprs, input.broadcastHeight);

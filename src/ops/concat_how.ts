@@ -1,0 +1,94 @@
+/**
+ * concat's non-vertical modes, over frames' parts: "verticalRelaxed" (columns cast to their
+ * supertype), "horizontal" (side by side, shorter frames padded with nulls), "diagonal" and
+ * "diagonalRelaxed" (the union of the columns, missing ones null). Each column is a cast, a
+ * null padding and one native concat.
+ */
+import { dtypeOfId, type DType } from "../dtypes.js";
+import { DtypeError, InvalidArgumentError } from "../errors.js";
+import { native, type ColumnHandle } from "../native/addon.js";
+import { checkUniqueNames, disposeOnError, type FrameResult } from "./frame.js";
+import { castTo, disposeAll, nullColumn, padWithNulls, supertypeOf } from "./reshape_util.js";
+
+/** How `concat` combines frames. */
+export type ConcatHow = "vertical" | "verticalRelaxed" | "horizontal" | "diagonal" | "diagonalRelaxed";
+
+/** One frame as concat sees it. */
+export interface ConcatPart {
+  names: string[];
+  handles: ColumnHandle[];
+}
+
+const heightOf = (p: ConcatPart): number => p.handles[0]?.length ?? 0;
+
+/** Stacks column `name` of every part (null where a part lacks it), cast to `dtype`. */
+function stackColumn(parts: readonly ConcatPart[], name: string, dtype: DType): ColumnHandle {
+  const pieces: ColumnHandle[] = [];
+  try {
+    for (const p of parts) {
+      const i = p.names.indexOf(name);
+      pieces.push(i < 0 ? nullColumn(dtype, heightOf(p)) : castTo(p.handles[i] as ColumnHandle, dtype));
+    }
+    return native.concat(pieces);
+  } finally {
+    disposeAll(pieces);
+  }
+}
+
+/** The union of the parts' names, in order of first appearance, and each one's dtypes. */
+function unionSchema(parts: readonly ConcatPart[]): Map<string, DType[]> {
+  const schema = new Map<string, DType[]>();
+  for (const p of parts) {
+    p.names.forEach((n, i) => {
+      const d = dtypeOfId((p.handles[i] as ColumnHandle).typeId);
+      const list = schema.get(n);
+      if (list) list.push(d);
+      else schema.set(n, [d]);
+    });
+  }
+  return schema;
+}
+
+export function concatParts(parts: readonly ConcatPart[], how: Exclude<ConcatHow, "vertical">): FrameResult {
+  if (how === "horizontal") return concatHorizontal(parts);
+  if (how === "verticalRelaxed") {
+    const first = parts[0] as ConcatPart;
+    parts.forEach((p, k) => {
+      if (p.names.length !== first.names.length || p.names.some((n, i) => n !== first.names[i])) {
+        throw new InvalidArgumentError(
+          `concat: frame ${k} has columns [${p.names.join(", ")}]; frame 0 has [${first.names.join(", ")}] (same names in the same order are required)`,
+        );
+      }
+    });
+  }
+  const schema = unionSchema(parts);
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    for (const [name, dtypes] of schema) {
+      let dtype: DType;
+      if (how === "diagonal") {
+        dtype = dtypes[0] as DType;
+        const other = dtypes.find((d) => d !== dtype);
+        if (other !== undefined) {
+          throw new DtypeError(`concat: column "${name}" is ${dtype} in one frame and ${other} in another (use how: "diagonalRelaxed")`);
+        }
+      } else {
+        dtype = supertypeOf(dtypes, `concat: column "${name}"`);
+      }
+      made.push(stackColumn(parts, name, dtype));
+    }
+    return { names: [...schema.keys()], columns: [...made] };
+  });
+}
+
+/** Side by side; names must be distinct; frames shorter than the tallest are padded with nulls. */
+function concatHorizontal(parts: readonly ConcatPart[]): FrameResult {
+  const names = parts.flatMap((p) => p.names);
+  checkUniqueNames(names, " across the frames of a horizontal concat");
+  const height = Math.max(0, ...parts.map(heightOf));
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    for (const p of parts) for (const h of p.handles) made.push(padWithNulls(h, height - h.length));
+    return { names, columns: [...made] };
+  });
+}
