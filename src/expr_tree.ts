@@ -99,9 +99,18 @@ export function memoisedPredicate(test: (node: ExprNode, args: (a: ExprNode) => 
   return ask;
 }
 
-/** True when the tree holds an aggregation. */
+/** The ops whose value at a row depends on other rows (src/expr_window.ts), besides aggregations. */
+export const WINDOW_OPS: ReadonlySet<string> = new Set([
+  "over", "cumSum", "cumProd", "cumMin", "cumMax", "cumCount", "shift", "diff", "pctChange", "rank",
+  "isFirstDistinct", "isDuplicated", "isUnique",
+]);
+
+/**
+ * True when the tree holds an aggregation or a window op (anything not row-wise: rewrites that
+ * move rows under an expression, such as pushing a filter below it, must not apply).
+ */
 export const hasAggregates: (node: ExprNode) => boolean = memoisedPredicate(
-  (node, ask) => node.op === "agg" || node.args.some(ask),
+  (node, ask) => node.op === "agg" || WINDOW_OPS.has(node.op) || node.args.some(ask),
 );
 
 /** The column a tree only passes through (col, possibly aliased), else undefined. */

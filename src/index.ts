@@ -18,6 +18,7 @@ export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.j
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
+export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";

@@ -8,6 +8,7 @@
 #include "ops/expr/expr.hpp"
 #include "ops/expr/numeric.hpp"
 #include "ops/expr/typing.hpp"
+#include "ops/window/window_expr.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -30,7 +31,13 @@ class Compiler {
     GPUDF_EXPECTS(specs.size() <= size_t(kMaxNodes), InvalidArgument,
                   "expression has more than " + std::to_string(kMaxNodes) + " nodes");
     vals_.reserve(specs.size());
-    for (const NodeSpec& s : specs) vals_.push_back(compile(s));
+    specs_ = &specs;
+    // Nodes only an `over` reads are evaluated by it (ops/window/over.cpp), not compiled here.
+    const std::vector<uint8_t> live = window::outside_over(specs);
+    for (size_t j = 0; j < specs.size(); ++j) {
+      cur_ = int32_t(j);
+      vals_.push_back(live[j] ? compile(specs[j]) : Val{});
+    }
     emit_value(vals_.back());
     if (vals_.back().node != int32_t(prog_.nodes.size()) - 1) add(Op::Cast, vals_.back().type, {vals_.back().node});
     GPUDF_EXPECTS(prog_.nodes.size() <= size_t(kMaxNodes), InvalidArgument,
@@ -45,6 +52,48 @@ class Compiler {
   Program prog_;
   std::vector<Val> vals_;
   std::map<size_t, int32_t> input_of_column_;
+  const std::vector<NodeSpec>* specs_ = nullptr;
+  int32_t cur_ = 0;
+
+  /// The value of emitted node `node` as a column of the frame's rows (a program of the nodes
+  /// so far, `node` its result).
+  ColumnPtr materialised(int32_t node) {
+    Program sub;
+    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
+    sub.inputs = prog_.inputs;
+    sub.consts = prog_.consts;
+    sub.const_types = prog_.const_types;
+    sub.text = prog_.text;
+    sub.rows = frame_.rows;
+    return expr::run(sub, device_);
+  }
+
+  Val input_column(const ColumnPtr& c) {
+    prog_.inputs.push_back(c);
+    return node_val(add(Op::Column, c->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  /// A sequence op (cumSum, shift, rank, ...): operands materialised, the op run by
+  /// ops/window, its result an input column. Weak literal operands take operand 0's dtype.
+  Val window_node(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    std::vector<ColumnPtr> operands{materialised(a.node)};
+    for (size_t k = 1; k < s.args.size(); ++k) {
+      Val v = arg(s, k);
+      int32_t node = -1;
+      if (v.literal && v.node < 0 && v.weak != Weak::None) {
+        auto t = v.weak == Weak::Null ? std::optional<TypeId>(a.type) : adapt_weak(v.value, v.weak, a.type, false);
+        if (!t) bad_pair(s.op, a, a.type, v, default_type(v.value));
+        node = as(v, *t);
+      } else {
+        emit_value(v);
+        node = v.node;
+      }
+      operands.push_back(materialised(node));
+    }
+    return input_column(window::evaluate_node(s, operands, frame_.segments, device_));
+  }
 
   int32_t add(Op op, TypeId type, std::initializer_list<int32_t> args, int64_t p0 = 0, int64_t p1 = 0) {
     Node n{op, type, {-1, -1, -1}, p0, p1};
@@ -497,6 +546,8 @@ class Compiler {
       GPUDF_EXPECTS(s.params.size() == 2, InvalidArgument, "str.slice needs start and length");
       return node_val(add(Op::StrSlice, a.type, {a.node}, s.params[0], s.params[1]));
     }
+    if (o == "over") return input_column(window::evaluate_over(*specs_, cur_, frame_, device_));
+    if (window::is_window_op(o)) return window_node(s);
     if (o == "dt.year") return temporal(s, Op::Year);
     if (o == "dt.month") return temporal(s, Op::Month);
     if (o == "dt.day") return temporal(s, Op::Day);
