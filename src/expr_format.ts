@@ -62,6 +62,13 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       for (let i = 0; i + 1 < a.length; i += 2) out += `${i === 0 ? "when" : ".when"}(${a[i]}).then(${a[i + 1]})`;
       return `${out}.otherwise(${a[a.length - 1]})`;
     }
+    case "over": {
+      const [nk, no] = [node.params?.[0] ?? 0, node.params?.[1] ?? 0];
+      const keys = a.slice(1, 1 + nk);
+      const order = a.slice(1 + nk, 1 + nk + no);
+      const opts = order.length ? `, { orderBy: [${order.join(", ")}] }` : "";
+      return `${recv()}.over([${keys.join(", ")}]${opts})`;
+    }
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
     default: {

@@ -249,6 +249,11 @@ describe("over", () => {
     expect(out.getColumn("s").toArray()).toEqual([18, 18, 3, 18, 18, 18]);
   });
 
+  it("prints as code", () => {
+    expect(col("x").sum().over("k", { orderBy: "o" }).toString()).toBe('col("x").sum().over([col("k")], { orderBy: [col("o")] })');
+    expect(col("x").cumSum().over(["k", "j"]).toString()).toBe('col("x").cumSum(0).over([col("k"), col("j")])');
+  });
+
   it("empty frames and one-row partitions", () => {
     const empty = df.head(0);
     expect(one(col("x").sum().over("k"), empty)).toEqual([]);
