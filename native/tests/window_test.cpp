@@ -19,7 +19,7 @@ namespace {
 /// Sorted segment ids with runs of 1..max_run rows.
 std::vector<int32_t> segments_of(int64_t n, uint64_t seed, int64_t max_run) {
   Rng rng(seed);
-  std::vector<int32_t> seg(size_t(n));
+  std::vector<int32_t> seg(static_cast<size_t>(n));
   int32_t id = 0;
   int64_t left = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -36,7 +36,7 @@ std::vector<int32_t> segments_of(int64_t n, uint64_t seed, int64_t max_run) {
 std::vector<std::optional<int64_t>> naive_scan(const std::vector<int64_t>& v, const std::vector<bool>& valid,
                                                const std::vector<int32_t>* seg, ScanOp op, bool reverse) {
   const int64_t n = int64_t(v.size());
-  std::vector<std::optional<int64_t>> out(size_t(n));
+  std::vector<std::optional<int64_t>> out(static_cast<size_t>(n));
   std::optional<int64_t> acc;
   for (int64_t k = 0; k < n; ++k) {
     const int64_t r = reverse ? n - 1 - k : k;
@@ -58,7 +58,7 @@ std::vector<std::optional<int64_t>> naive_scan(const std::vector<int64_t>& v, co
 TEST(window, segmented_scans_match_reference) {
   for (int64_t n : {int64_t(1), int64_t(7), int64_t(64), int64_t(1000), int64_t(300007)}) {
     Rng rng(uint64_t(n) * 3 + 1);
-    std::vector<int64_t> v(size_t(n) + 5);
+    std::vector<int64_t> v(static_cast<size_t>(n) + 5);
     for (auto& x : v) x = int64_t(rng.next() % 2001) - 1000;
     std::vector<bool> valid = make_flags(Pattern::Random, n + 5, uint64_t(n));
     ColumnPtr all = on_test_device(host_column<int64_t>(TypeId::Int64, v, valid));
@@ -86,7 +86,7 @@ TEST(window, shift_rows_stay_in_segment) {
   ColumnPtr segc = on_test_device(host_column<int32_t>(TypeId::Int32, seg));
   for (int64_t k : {int64_t(-3), int64_t(-1), int64_t(0), int64_t(1), int64_t(2), int64_t(2000)}) {
     ColumnPtr got = shift_rows(test_device(), n, k, segc);
-    std::vector<std::optional<int64_t>> want(size_t(n));
+    std::vector<std::optional<int64_t>> want(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) {
       const int64_t j = i - k;
       want[size_t(i)] = (j >= 0 && j < n && seg[size_t(j)] == seg[size_t(i)]) ? j : -1;
@@ -98,7 +98,7 @@ TEST(window, shift_rows_stay_in_segment) {
 TEST(window, rank_methods_match_reference) {
   const int64_t n = 2001;
   Rng rng(4);
-  std::vector<int32_t> v(size_t(n));
+  std::vector<int32_t> v(static_cast<size_t>(n));
   for (auto& x : v) x = int32_t(rng.next() % 40);
   std::vector<bool> valid = make_flags(Pattern::Random, n, 8);
   std::vector<int32_t> seg = segments_of(n, 5, 50);
@@ -108,7 +108,7 @@ TEST(window, rank_methods_match_reference) {
     for (bool desc : {false, true}) {
       SCOPED_TRACE("method=" + std::to_string(int(m)) + " desc=" + std::to_string(desc));
       ColumnPtr got = rank(col, m, desc, segc);
-      std::vector<std::optional<double>> want(size_t(n));
+      std::vector<std::optional<double>> want(static_cast<size_t>(n));
       for (int64_t i = 0; i < n; ++i) {
         if (!valid[size_t(i)]) continue;
         int64_t less = 0, equal = 0, equal_before = 0;
@@ -135,7 +135,7 @@ TEST(window, rank_methods_match_reference) {
         }
         want[size_t(i)] = r;
       }
-      std::vector<std::optional<double>> have(size_t(n));
+      std::vector<std::optional<double>> have(static_cast<size_t>(n));
       if (m == RankMethod::Average) {
         have = read_values<double>(got);
       } else {
