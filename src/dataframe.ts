@@ -21,7 +21,7 @@ import { describeFrame } from "./ops/reduce.js";
 import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptions, type UniqueOptions } from "./ops/sort.js";
 import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
-import { Expr, type LiteralValue } from "./expr.js";
+import { Expr, lit, type LiteralValue } from "./expr.js";
 import type { FrameParts, FrameResult } from "./ops/frame.js";
 import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
 import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
@@ -192,6 +192,22 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    */
   withColumns(...exprs: (Expr | readonly Expr[])[]): DataFrame {
     return this.#apply(withColumnsOp(this.#parts(), exprs.flat() as Expr[]));
+  }
+
+  /**
+   * A uint32 row number column `name` (default "index") first, counting from `offset` (default 0),
+   * then the columns (as Polars' with_row_index).
+   *
+   * @example
+   * new DataFrame({ a: ["x", "y"] }).withRowIndex("i", 1).toRecords(); // [{ i: 1, a: "x" }, { i: 2, a: "y" }]
+   */
+  withRowIndex(name = "index", offset = 0): DataFrame {
+    if (typeof name !== "string") throw new InvalidArgumentError("withRowIndex: name must be a string");
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset + this.height > 2 ** 32) {
+      throw new InvalidArgumentError(`withRowIndex: offset must be an integer >= 0 and offset + height fit uint32, got ${String(offset)}`);
+    }
+    const index = lit(0).cumCount().sub(1).add(offset).alias(name);
+    return this.select(index, ...this.columns);
   }
 
   /**

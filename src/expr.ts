@@ -21,6 +21,7 @@ import {
   type FillNullStrategy,
   type ReplaceMapping,
 } from "./expr_fill.js";
+import { cumNode, overNode, periodNode, rankNode, type CumOptions, type OverOptions, type RankOptions } from "./expr_window.js";
 
 /** A JS value usable where an expression is expected (it becomes a literal). */
 export type LiteralValue = number | bigint | string | boolean | Date | null;
@@ -387,6 +388,58 @@ export class Expr {
    */
   product(): Expr { return this.#agg("product"); }
 
+  // Sequence functions (docs/semantics.md "Window functions"): one value per row, computed
+  // over the rows in order (per partition under `over`).
+
+  /** Running sum; nulls skipped and kept null. Small integers give int64, bool uint32. @example col("x").cumSum() */
+  cumSum(options?: CumOptions): Expr { return new Expr(cumNode("cumSum", this.node, options)); }
+  /** Running product; integers up to 32 bits give int64. @example col("x").cumProd() */
+  cumProd(options?: CumOptions): Expr { return new Expr(cumNode("cumProd", this.node, options)); }
+  /** Running minimum (NaN skipped unless all so far are NaN). @example col("x").cumMin() */
+  cumMin(options?: CumOptions): Expr { return new Expr(cumNode("cumMin", this.node, options)); }
+  /** Running maximum (NaN skipped unless all so far are NaN). @example col("x").cumMax() */
+  cumMax(options?: CumOptions): Expr { return new Expr(cumNode("cumMax", this.node, options)); }
+  /** Running count of non-null values (uint32, never null). @example col("x").cumCount() */
+  cumCount(options?: CumOptions): Expr { return new Expr(cumNode("cumCount", this.node, options)); }
+  /**
+   * The value n rows before (n < 0: after); null where there is no such row, or `fillValue`.
+   * @example col("x").shift(1, { fillValue: 0 })
+   */
+  shift(n = 1, options?: { fillValue?: ExprInput }): Expr {
+    const fill = options?.fillValue;
+    return new Expr(periodNode("shift", this.node, n, fill === undefined ? undefined : toExpr(fill).node));
+  }
+  /** this - this.shift(n); unsigned integers give signed ones. @example col("x").diff() */
+  diff(n = 1): Expr { return new Expr(periodNode("diff", this.node, n)); }
+  /** Fractional change from n rows before, after filling nulls forward (float64). @example col("price").pctChange() */
+  pctChange(n = 1): Expr { return new Expr(periodNode("pctChange", this.node, n)); }
+  /**
+   * Rank of each value (1 = smallest); ties by `method`; null ranks null. average: float64,
+   * others: uint32. @example col("score").rank({ method: "dense", descending: true })
+   */
+  rank(options?: RankOptions): Expr { return new Expr(rankNode(this.node, options)); }
+  /** True at the first row of each distinct value (null is a value). @example col("k").isFirstDistinct() */
+  isFirstDistinct(): Expr { return this.#un("isFirstDistinct"); }
+  /** True where the value occurs more than once. @example col("k").isDuplicated() */
+  isDuplicated(): Expr { return this.#un("isDuplicated"); }
+  /** True where the value occurs exactly once. @example col("k").isUnique() */
+  isUnique(): Expr { return this.#un("isUnique"); }
+  /**
+   * This expression per partition of `partitionBy`, broadcast back to the rows in their order:
+   * aggregations give each row its partition's value; sequence functions restart per partition,
+   * over the rows in `orderBy` order when given.
+   *
+   * @example
+   * df.withColumns(col("fare").sum().over("city").alias("city_total"),
+   *                col("fare").rank().over("city", { orderBy: "ts" }).alias("r"));
+   */
+  over(partitionBy: string | Expr | readonly (string | Expr)[], options: OverOptions<string | Expr> = {}): Expr {
+    const list = <T>(v: T | readonly T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? [...(v as T[])] : [v as T]);
+    const keys = list(partitionBy).map((k) => columnOrExpr(k, "over").node);
+    const order = list(options.orderBy).map((k) => columnOrExpr(k, "over: orderBy").node);
+    return new Expr(overNode(this.node, keys, order, options));
+  }
+
   /** String functions. @example col("name").str.len() */
   get str(): ExprString {
     return new ExprString(this.node, (n) => new Expr(n));
@@ -539,7 +592,7 @@ export function outputName(node: ExprNode): string {
  * aggregations).
  */
 export const readsColumns: (node: ExprNode) => boolean = memoisedPredicate(
-  (node, ask) => node.op === "col" || (node.op !== "agg" && node.args.some(ask)),
+  (node, ask) => node.op === "col" || node.op === "over" || (node.op !== "agg" && node.args.some(ask)),
 );
 
 /** @internal Post-order, shared subtrees once: the flat node list for the native compiler. */

@@ -101,6 +101,13 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       return `concatStr([${a.join(", ")}], ${literalText(node.value)}${node.params?.[0] ? ", ignoreNulls" : ""})`;
     case "format":
       return `format(${JSON.stringify((node.list ?? []).join("{}"))}, ${a.join(", ")})`;
+    case "over": {
+      const [nk, no] = [node.params?.[0] ?? 0, node.params?.[1] ?? 0];
+      const keys = a.slice(1, 1 + nk);
+      const order = a.slice(1 + nk, 1 + nk + no);
+      const opts = order.length ? `, { orderBy: [${order.join(", ")}] }` : "";
+      return `${recv()}.over([${keys.join(", ")}]${opts})`;
+    }
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
     case "str.contains":

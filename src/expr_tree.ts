@@ -99,6 +99,12 @@ export function memoisedPredicate(test: (node: ExprNode, args: (a: ExprNode) => 
   return ask;
 }
 
+/** The ops whose value at a row depends on other rows (src/expr_window.ts), besides aggregations. */
+export const WINDOW_OPS: ReadonlySet<string> = new Set([
+  "over", "cumSum", "cumProd", "cumMin", "cumMax", "cumCount", "shift", "diff", "pctChange", "rank",
+  "isFirstDistinct", "isDuplicated", "isUnique",
+]);
+
 /** Ops whose value at a row depends on other rows (fills from neighbouring rows). */
 const NEIGHBOUR_OPS = new Set(["forwardFill", "backwardFill", "interpolate"]);
 
@@ -108,16 +114,19 @@ export const fillsFromNeighbours: (node: ExprNode) => boolean = memoisedPredicat
 );
 
 /**
- * True when the tree reads values of rows other than its own (an aggregation, or a fill from
- * neighbouring rows): filtering or slicing below it would change its values.
+ * True when the tree reads values of rows other than its own (an aggregation, a window op or a
+ * fill from neighbouring rows): filtering or slicing below it would change its values.
  */
 export const readsOtherRows: (node: ExprNode) => boolean = memoisedPredicate(
-  (node, ask) => node.op === "agg" || NEIGHBOUR_OPS.has(node.op) || node.args.some(ask),
+  (node, ask) => node.op === "agg" || NEIGHBOUR_OPS.has(node.op) || WINDOW_OPS.has(node.op) || node.args.some(ask),
 );
 
-/** True when the tree holds an aggregation. */
+/**
+ * True when the tree holds an aggregation or a window op (anything not row-wise: rewrites that
+ * move rows under an expression, such as pushing a filter below it, must not apply).
+ */
 export const hasAggregates: (node: ExprNode) => boolean = memoisedPredicate(
-  (node, ask) => node.op === "agg" || node.args.some(ask),
+  (node, ask) => node.op === "agg" || WINDOW_OPS.has(node.op) || node.args.some(ask),
 );
 
 /** The column a tree only passes through (col, possibly aliased), else undefined. */

@@ -9,6 +9,7 @@ import { columnToArrowData } from "./arrow.js";
 import { columnFromValues, type ColumnValues } from "./columns.js";
 import { dtypeOfId, parseDType, type DType } from "./dtypes.js";
 import { DisposedError, DtypeError, InvalidArgumentError } from "./errors.js";
+import { ensureDevice } from "./device.js";
 import { formatSeries } from "./format.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
@@ -17,6 +18,8 @@ import type { DataFrame } from "./dataframe.js";
 import { argSortColumn, sortColumns, type SeriesSortOptions } from "./ops/sort.js";
 import { jsonValue, needsJsonValue } from "./json_values.js";
 import { makeVector } from "apache-arrow";
+import { col, serializeExpr, type Expr, type ExprInput } from "./expr.js";
+import type { CumOptions, RankOptions } from "./expr_window.js";
 
 /** Wraps an existing native handle (internal; not exported from the package). */
 export class HandleBox {
@@ -379,6 +382,41 @@ export class Series {
     this.#live();
     return valueCountsFrame(this, options.sort ?? true);
   }
+
+  /** The expression `build(col(name))` over this series alone, as a series of the same name. */
+  #window(build: (c: Expr) => Expr): Series {
+    const h = this.#live();
+    ensureDevice();
+    const e = build(col(this.#name));
+    return new Series(this.#name, new HandleBox(native.evalExpr(serializeExpr(e.node), [this.#name], [h], h.length)));
+  }
+
+  // Sequence functions: as the Expr methods of the same names (docs/semantics.md "Window functions").
+
+  /** Running sum (nulls skipped, kept null). @example new Series("x", [1, null, 2]).cumSum().toArray(); // [1n, null, 3n] */
+  cumSum(options?: CumOptions): Series { return this.#window((c) => c.cumSum(options)); }
+  /** Running product. */
+  cumProd(options?: CumOptions): Series { return this.#window((c) => c.cumProd(options)); }
+  /** Running minimum. */
+  cumMin(options?: CumOptions): Series { return this.#window((c) => c.cumMin(options)); }
+  /** Running maximum. */
+  cumMax(options?: CumOptions): Series { return this.#window((c) => c.cumMax(options)); }
+  /** Running count of non-null values (uint32). */
+  cumCount(options?: CumOptions): Series { return this.#window((c) => c.cumCount(options)); }
+  /** The value n rows before (null or `fillValue` where none). */
+  shift(n = 1, options?: { fillValue?: ExprInput }): Series { return this.#window((c) => c.shift(n, options)); }
+  /** this - this.shift(n). */
+  diff(n = 1): Series { return this.#window((c) => c.diff(n)); }
+  /** Fractional change from n rows before (nulls filled forward first). */
+  pctChange(n = 1): Series { return this.#window((c) => c.pctChange(n)); }
+  /** Rank of each value (ties by method, default "average"). @example new Series("x", [3, 1, 3]).rank().toArray(); // [2.5, 1, 2.5] */
+  rank(options?: RankOptions): Series { return this.#window((c) => c.rank(options)); }
+  /** True at the first row of each distinct value. */
+  isFirstDistinct(): Series { return this.#window((c) => c.isFirstDistinct()); }
+  /** True where the value occurs more than once. */
+  isDuplicated(): Series { return this.#window((c) => c.isDuplicated()); }
+  /** True where the value occurs exactly once. */
+  isUnique(): Series { return this.#window((c) => c.isUnique()); }
 
   /** Frees the native buffers now (unless shared with a live frame or series). Idempotent. */
   dispose(): void {

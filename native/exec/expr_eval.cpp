@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/transfer.hpp"
 #include "ops/groupby/groupby.hpp"
+#include "ops/window/window_expr.hpp"
 
 namespace gpudf::exec {
 namespace {
@@ -33,8 +34,9 @@ NodeSpec typed_literal(LiteralSpec::Kind kind, TypeId type) {
 template <typename Resolve>
 ExprSpec resolve_aggregations(ExprSpec e, Resolve&& resolve) {
   bool any = false;
+  const std::vector<uint8_t> live = window::outside_over(e);  // an over's aggregations are its own
   for (size_t j = 0; j < e.size(); ++j) {
-    if (e[j].op != "agg") continue;
+    if (e[j].op != "agg" || !live[j]) continue;
     NodeSpec lit = resolve(e, int32_t(j));
     e[j] = std::move(lit);
     any = true;
@@ -62,6 +64,13 @@ ColumnPtr run_plain(const ExprSpec& e, const Relation& rel, int64_t rows, bool p
 
 bool is_pair(const std::string& kind) { return kind == "corr" || kind == "cov"; }
 
+/// Window ops see whole columns in order, so they never run over a filter's base rows.
+bool has_window(const ExprSpec& e) {
+  for (const NodeSpec& n : e)
+    if (n.op == "over" || window::is_window_op(n.op)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> plain_column(const ExprSpec& e) {
@@ -76,7 +85,7 @@ bool reads_columns(const ExprSpec& e) {
   std::vector<int8_t> reads(e.size(), 0);
   for (size_t j = 0; j < e.size(); ++j) {
     const NodeSpec& n = e[j];
-    if (n.op == "col") reads[j] = 1;
+    if (n.op == "col" || n.op == "over") reads[j] = 1;
     else if (n.op != "agg")
       for (int32_t a : n.args) reads[j] |= reads[size_t(a)];
   }
@@ -210,7 +219,7 @@ CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool
     }
     return literal_node(one);
   });
-  if (rows == rel.height()) {
+  if (rows == rel.height() && !has_window(resolved)) {
     if (RowMapPtr map = shared_dense_map(resolved, rel)) {
       // Over the base rows: a frame of the cells' bases, the result seen through the map.
       expr::Frame f;

@@ -106,6 +106,7 @@ export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => 
   const visit = (node: ExprNode): ExprNode => {
     const seen = done.get(node);
     if (seen) return seen;
+    if (node.op === "over") return node;  // its aggregations are per partition (native)
     const args = node.args.map(visit);
     let out: ExprNode = args.every((a, i) => a === node.args[i]) ? node : { ...node, args };
     if (out.op === "agg" && out.agg) {

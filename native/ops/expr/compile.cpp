@@ -11,6 +11,7 @@
 #include "ops/nulls/fill.hpp"
 #include "ops/regex/regex_node.hpp"
 #include "ops/strings/strings.hpp"
+#include "ops/window/window_expr.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -33,7 +34,13 @@ class Compiler {
     GPUDF_EXPECTS(specs.size() <= size_t(kMaxNodes), InvalidArgument,
                   "expression has more than " + std::to_string(kMaxNodes) + " nodes");
     vals_.reserve(specs.size());
-    for (const NodeSpec& s : specs) vals_.push_back(compile(s));
+    specs_ = &specs;
+    // Nodes only an `over` reads are evaluated by it (ops/window/over.cpp), not compiled here.
+    const std::vector<uint8_t> live = window::outside_over(specs);
+    for (size_t j = 0; j < specs.size(); ++j) {
+      cur_ = int32_t(j);
+      vals_.push_back(live[j] ? compile(specs[j]) : Val{});
+    }
     emit_value(vals_.back());
     if (vals_.back().node != int32_t(prog_.nodes.size()) - 1) add(Op::Cast, vals_.back().type, {vals_.back().node});
     GPUDF_EXPECTS(prog_.nodes.size() <= size_t(kMaxNodes), InvalidArgument,
@@ -48,6 +55,50 @@ class Compiler {
   Program prog_;
   std::vector<Val> vals_;
   std::map<size_t, int32_t> input_of_column_;
+  const std::vector<NodeSpec>* specs_ = nullptr;
+  int32_t cur_ = 0;
+
+  /// The value of emitted node `node` as a column of the frame's rows (a program of the nodes
+  /// so far, `node` its result): the operand of an op that is not per row (case mapping,
+  /// parsing, padding, regex, windows) is materialised, and the result joins this program as an
+  /// input column (input_column).
+  ColumnPtr materialised(int32_t node) {
+    Program sub;
+    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
+    sub.inputs = prog_.inputs;
+    sub.consts = prog_.consts;
+    sub.const_types = prog_.const_types;
+    sub.text = prog_.text;
+    sub.rows = frame_.rows;
+    return expr::run(sub, device_);
+  }
+
+  Val input_column(const ColumnPtr& c) {
+    prog_.inputs.push_back(c);
+    return node_val(add(Op::Column, c->type(), {}, int64_t(prog_.inputs.size()) - 1));
+  }
+
+  /// A sequence op (cumSum, shift, rank, ...): operands materialised, the op run by
+  /// ops/window, its result an input column. Weak literal operands take operand 0's dtype.
+  Val window_node(const NodeSpec& s) {
+    Val a = arg(s, 0);
+    emit_value(a);
+    std::vector<ColumnPtr> operands{materialised(a.node)};
+    for (size_t k = 1; k < s.args.size(); ++k) {
+      Val v = arg(s, k);
+      int32_t node = -1;
+      if (v.literal && v.node < 0 && v.weak != Weak::None) {
+        auto t = v.weak == Weak::Null ? std::optional<TypeId>(a.type) : adapt_weak(v.value, v.weak, a.type, false);
+        if (!t) bad_pair(s.op, a, a.type, v, default_type(v.value));
+        node = as(v, *t);
+      } else {
+        emit_value(v);
+        node = v.node;
+      }
+      operands.push_back(materialised(node));
+    }
+    return input_column(window::evaluate_node(s, operands, frame_.segments, device_));
+  }
 
   int32_t add(Op op, TypeId type, std::initializer_list<int32_t> args, int64_t p0 = 0, int64_t p1 = 0) {
     Node n{op, type, {-1, -1, -1}, p0, p1};
@@ -326,25 +377,6 @@ class Compiler {
     return node_val(add(op, TypeId::Bool, {a.node}, add_const(core, TypeId::Utf8)));
   }
 
-  /// The column of node `node` (the program so far, run on its own): the operand of an op that
-  /// is not per row (case mapping, parsing, padding, regex) is materialised, and the result
-  /// joins this program as an input column (input_val).
-  ColumnPtr materialise(int32_t node) {
-    Program sub;
-    sub.nodes.assign(prog_.nodes.begin(), prog_.nodes.begin() + node + 1);
-    sub.inputs = prog_.inputs;
-    sub.consts = prog_.consts;
-    sub.const_types = prog_.const_types;
-    sub.text = prog_.text;
-    sub.rows = frame_.rows;
-    return expr::run(sub, device_);
-  }
-
-  Val input_val(ColumnPtr c) {
-    prog_.inputs.push_back(std::move(c));
-    return node_val(add(Op::Column, prog_.inputs.back()->type(), {}, int64_t(prog_.inputs.size()) - 1));
-  }
-
   /// The string operand of `s`, emitted; ERR_DTYPE when it is not a string.
   Val string_arg(const NodeSpec& s) {
     Val a = arg(s, 0);
@@ -355,7 +387,7 @@ class Compiler {
 
   /// lower/upper/title: the operand is materialised and case mapped.
   Val case_mapped(const NodeSpec& s, CaseMode mode) {
-    return input_val(case_map(materialise(string_arg(s).node), mode));
+    return input_column(case_map(materialised(string_arg(s).node), mode));
   }
 
   /// strip / stripStart / stripEnd (value: the characters, or null for whitespace),
@@ -392,7 +424,7 @@ class Compiler {
       GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a fill character");
       t.fill = s.value.text;
     }
-    return input_val(strings::transform(materialise(a.node), t));
+    return input_column(strings::transform(materialised(a.node), t));
   }
 
   /// str.strptime (dtype: date32 or a timestamp; value: the format, or null to infer it;
@@ -405,7 +437,7 @@ class Compiler {
     else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
     GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null || !format.empty(), InvalidArgument, "'" + s.op + "': the format is empty");
     const bool strict = s.params.empty() || s.params[0] != 0;
-    return input_val(strings::parse_temporal(materialise(a.node), TypeId(s.dtype), format, strict, s.op));
+    return input_column(strings::parse_temporal(materialised(a.node), TypeId(s.dtype), format, strict, s.op));
   }
 
   /// dt.toString (value: the format, or null for ISO 8601).
@@ -416,7 +448,7 @@ class Compiler {
     std::string format;
     if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
     else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
-    return input_val(strings::format_temporal(materialise(a.node), format));
+    return input_column(strings::format_temporal(materialised(a.node), format));
   }
 
   /// The regex string functions (ops/regex/regex_node.hpp): the pattern compiled once, run over
@@ -430,7 +462,7 @@ class Compiler {
       p.value.text = r.rx.prefix;
       return string_pred(p, Op::StrContains);
     }
-    return input_val(regex::regex_apply(materialise(a.node), r.call()));
+    return input_column(regex::regex_apply(materialised(a.node), r.call()));
   }
 
   /// replaceStrict without a default: args [mapped values, guard]; the guard is null exactly
@@ -438,7 +470,7 @@ class Compiler {
   Val strict_guard(const NodeSpec& s) {
     Val g = arg(s, 1);
     emit_value(g);
-    GPUDF_EXPECTS(materialise(g.node)->null_count() == 0, InvalidArgument,
+    GPUDF_EXPECTS(materialised(g.node)->null_count() == 0, InvalidArgument,
                   "replaceStrict: a value has no mapping (pass a default)");
     return arg(s, 0);
   }
@@ -449,7 +481,7 @@ class Compiler {
   Val neighbour_filled(const NodeSpec& s) {
     Val a = arg(s, 0);
     emit_value(a);
-    ColumnPtr operand = materialise(a.node);
+    ColumnPtr operand = materialised(a.node);
     ColumnPtr filled;
     if (s.op == "interpolate") {
       filled = interpolate(operand);
@@ -457,7 +489,7 @@ class Compiler {
       GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + s.op + "' needs a limit");
       filled = fill_directional(operand, s.op == "backwardFill", s.params[0]);
     }
-    return input_val(std::move(filled));
+    return input_column(std::move(filled));
   }
 
   Val temporal(const NodeSpec& s, Op op) {
@@ -551,27 +583,27 @@ class Compiler {
     if (!from_text && !to_text) {
       if (!castable(a.type, to)) bad2("cast", a.type, to);
       if (!strict || a.type == to) return node_val(as(a, to));
-      const ColumnPtr in = materialise(a.node);
-      return lossless(in, input_val(materialise(as(a, to))), to);
+      const ColumnPtr in = materialised(a.node);
+      return lossless(in, input_column(materialised(as(a, to))), to);
     }
-    const ColumnPtr in = materialise(a.node);
+    const ColumnPtr in = materialised(a.node);
     if (to_text) {
       if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad2("cast", a.type, to);
-      Val text = input_val(is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in));
+      Val text = input_column(is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in));
       return to == TypeId::Utf8 ? text : node_val(as(text, to));
     }
     if (is_temporal_type(to)) {
-      Val v = input_val(strings::parse_temporal_iso(in, to, false, "cast"));
+      Val v = input_column(strings::parse_temporal_iso(in, to, false, "cast"));
       return strict ? lossless(in, v, to) : v;
     }
     if (!is_numeric(to) && to != TypeId::Bool) bad2("cast", a.type, to);
     // Unsigned dtypes parse as uint64 (a '-' is never accepted, as Rust's parsers), signed as int64.
     const bool is_unsigned = to >= TypeId::UInt8 && to <= TypeId::UInt64;
     const TypeId parsed = is_float_type(to) || to == TypeId::Bool ? to : is_unsigned ? TypeId::UInt64 : TypeId::Int64;
-    Val v = input_val(strings::parse_number(in, parsed));
+    Val v = input_column(strings::parse_number(in, parsed));
     if (parsed != to) v = node_val(as(v, to));
     if (!strict) return v;
-    return lossless(in, parsed == to ? v : input_val(materialise(v.node)), to);
+    return lossless(in, parsed == to ? v : input_column(materialised(v.node)), to);
   }
 
   /// Operand k of `s` as a string column (numbers, bool and temporals as their cast to text).
@@ -579,9 +611,9 @@ class Compiler {
     Val a = arg(s, k);
     if (a.weak == Weak::Null) a.type = TypeId::Utf8;
     emit_value(a);
-    if (is_string(a.type)) return materialise(a.node);
+    if (is_string(a.type)) return materialised(a.node);
     if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad(s.op, a.type);
-    const ColumnPtr in = materialise(a.node);
+    const ColumnPtr in = materialised(a.node);
     return is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in);
   }
 
@@ -604,7 +636,7 @@ class Compiler {
       lits.front().clear();
       lits.back().clear();
     }
-    return input_val(strings::concat_strings(cols, lits, skip, frame_.rows));
+    return input_column(strings::concat_strings(cols, lits, skip, frame_.rows));
   }
 
   /// A strict conversion's check: ERR_CAST at the first row that was valid and became null.
@@ -762,6 +794,8 @@ class Compiler {
     if (o == "str.strptime") return strptime(s);
     if (o == "concatStr" || o == "format") return concat_text(s);
     if (o == "dt.toString") return temporal_text(s);
+    if (o == "over") return input_column(window::evaluate_over(*specs_, cur_, frame_, device_));
+    if (window::is_window_op(o)) return window_node(s);
     if (o == "dt.year") return temporal(s, Op::Year);
     if (o == "dt.month") return temporal(s, Op::Month);
     if (o == "dt.day") return temporal(s, Op::Day);

@@ -45,6 +45,9 @@ struct Frame {
   std::vector<std::string> names;
   std::vector<ColumnPtr> columns;
   int64_t rows = 0;  // height; literal-only expressions produce this many rows
+  /// Window segments (an `over`'s partitions, ops/window/window_expr.hpp): int32 ids, one per
+  /// row, equal ids contiguous when an order-dependent op runs; nullptr: the frame is one segment.
+  ColumnPtr segments;
 };
 
 /// Compiles the tree whose root is the last spec. Throws ERR_COLUMN_NOT_FOUND for unknown

@@ -53,6 +53,9 @@ function push(plan: LogicalPlan, preds: ExprNode[], shared: Shared): LogicalPlan
   }
   switch (plan.kind) {
     case "filter":
+      // A predicate that is not row-wise (aggregation, window op) must see exactly its input's
+      // rows: it stays, and nothing above moves below it.
+      if (readsOtherRows(plan.predicate)) return applyOnTop({ ...plan, input: recurse(plan.input, []) }, preds);
       return recurse(plan.input, [...conjuncts(plan.predicate), ...preds]);
     case "scan": {
       if (preds.length === 0 || plan.nRows !== null) return applyOnTop(plan, preds);

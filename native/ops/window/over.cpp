@@ -1,0 +1,147 @@
+// `expr.over(partitionBy, { orderBy })`: the inner expression per partition, in row order.
+//
+// over node: args = [inner, partition keys..., order keys...], params = [keys, orders,
+// descending per order key..., nulls_last]. The keys are grouped once (group_rows, ids in
+// first-appearance order). When the inner expression is order-dependent (a sequence op, or an
+// orderBy was given) the rows are sorted stably by (partition id, order keys), so each partition
+// is one contiguous segment in its order; the inner expression runs over the sorted rows with the
+// ids as the frame's segments (sequence ops restart at each partition), every aggregation in it
+// is computed per partition and gathered back to the partition's rows, and the result is put
+// back in row order through the inverse permutation.
+#include <set>
+
+#include "core/error.hpp"
+#include "ops/gather/gather.hpp"
+#include "ops/groupby/groupby.hpp"
+#include "ops/reduce/reduce.hpp"
+#include "ops/sort/sort.hpp"
+#include "ops/window/window.hpp"
+#include "ops/window/window_expr.hpp"
+
+namespace gpudf::window {
+
+ReduceKind over_reduce_kind(const std::string& name);
+
+namespace {
+
+using expr::LiteralSpec;
+using expr::NodeSpec;
+
+bool order_dependent(const std::vector<NodeSpec>& inner) {
+  for (const NodeSpec& n : inner)
+    if (is_window_op(n.op)) return true;
+  return false;
+}
+
+/// Per-partition value of aggregation node `n` (inputs evaluated over `frame`), one per row.
+ColumnPtr aggregate_per_row(const std::vector<NodeSpec>& inner, const NodeSpec& n, const expr::Frame& frame,
+                            const ColumnPtr& ids, int64_t groups, Device& device) {
+  std::vector<ColumnPtr> in;
+  for (int32_t a : n.args) in.push_back(expr::evaluate(subtree_of(inner, a), frame, device));
+  ColumnPtr per_group;
+  if (n.agg_kind == "len") {
+    per_group = group_sizes(ids->view(), groups);
+  } else if (n.agg_kind == "corr" || n.agg_kind == "cov") {
+    GPUDF_EXPECTS(in.size() == 2, InvalidArgument, n.agg_kind + " takes two inputs");
+    per_group = group_corr(in[0]->view(), in[1]->view(), ids->view(), groups, n.agg_kind == "cov", n.ddof);
+  } else {
+    GPUDF_EXPECTS(in.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
+    ReduceOptions o;
+    o.ddof = n.ddof;
+    o.q = n.q;
+    per_group = group_aggregate(in[0]->view(), ids->view(), groups, over_reduce_kind(n.agg_kind), o);
+  }
+  return gather(per_group->view(), ids->view());
+}
+
+/// A null literal of the aggregation's result dtype (an empty frame's aggregations).
+NodeSpec typed_null(const std::vector<NodeSpec>& inner, const NodeSpec& n, const expr::Frame& frame, Device& device) {
+  TypeId t = TypeId::Float64;
+  if (n.agg_kind == "len") t = TypeId::Int64;
+  else if (n.agg_kind != "corr" && n.agg_kind != "cov") {
+    GPUDF_EXPECTS(n.args.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
+    t = reduce_result_type(expr::evaluate(subtree_of(inner, n.args[0]), frame, device)->type(), over_reduce_kind(n.agg_kind));
+  }
+  NodeSpec lit;
+  lit.op = "lit";
+  lit.value.kind = LiteralSpec::Kind::Null;
+  lit.dtype = int32_t(t);
+  return lit;
+}
+
+}  // namespace
+
+ColumnPtr evaluate_over(const std::vector<NodeSpec>& specs, int32_t at, const expr::Frame& frame, Device& device) {
+  const NodeSpec& s = specs.at(size_t(at));
+  GPUDF_EXPECTS(s.params.size() >= 2, InvalidArgument, "malformed over");
+  const int64_t nkeys = s.params[0], norder = s.params[1];
+  GPUDF_EXPECTS(nkeys >= 1 && norder >= 0 && int64_t(s.args.size()) == 1 + nkeys + norder &&
+                    int64_t(s.params.size()) >= 2 + norder + 1,
+                InvalidArgument, "malformed over");
+  const bool nulls_last = s.params[size_t(2 + norder)] != 0;
+  const int64_t rows = frame.rows;
+  GPUDF_EXPECTS(rows < (int64_t(1) << 31), InvalidArgument, "over supports fewer than 2^31 rows");
+
+  std::vector<ColumnPtr> keys;
+  for (int64_t k = 0; k < nkeys; ++k) keys.push_back(expr::evaluate(subtree_of(specs, s.args[size_t(1 + k)]), frame, device));
+  std::vector<NodeSpec> inner = subtree_of(specs, s.args[0]);
+
+  // The frame the inner expression runs over: the columns it reads, in partition order if needed.
+  std::set<std::string> reads;
+  for (const NodeSpec& n : inner)
+    if (n.op == "col") reads.insert(n.name);
+  expr::Frame sub;
+  sub.rows = rows;
+  for (size_t c = 0; c < frame.names.size(); ++c) {
+    if (!reads.count(frame.names[c])) continue;
+    sub.names.push_back(frame.names[c]);
+    sub.columns.push_back(frame.columns[c]);
+  }
+
+  ColumnPtr ids, order;
+  int64_t groups = 0;
+  if (rows > 0) {
+    std::vector<ColumnView> kv;
+    for (const ColumnPtr& k : keys) kv.push_back(k->view());
+    GroupIds g = group_rows(kv, false, true);
+    ids = g.ids;
+    groups = g.count;
+    if (norder > 0 || order_dependent(inner)) {
+      std::vector<ColumnPtr> order_cols;
+      std::vector<SortKey> sk{SortKey{ids->view(), false, true}};
+      for (int64_t k = 0; k < norder; ++k) {
+        order_cols.push_back(expr::evaluate(subtree_of(specs, s.args[size_t(1 + nkeys + k)]), frame, device));
+        sk.push_back(SortKey{order_cols.back()->view(), s.params[size_t(2 + k)] != 0, nulls_last});
+      }
+      order = sorted_order(sk);
+      ids = gather(ids->view(), order->view());
+      for (ColumnPtr& c : sub.columns) c = gather(c->view(), order->view());
+    }
+  } else {
+    ids = Column::allocate(device, TypeId::Int32, 0, false);
+  }
+  sub.segments = ids;
+
+  // Aggregations (outside nested overs) become per-row columns of the partition's value.
+  const std::vector<uint8_t> live = outside_over(inner);
+  for (size_t j = 0; j < inner.size(); ++j) {
+    if (inner[j].op != "agg" || !live[j]) continue;
+    if (rows == 0) {
+      inner[j] = typed_null(inner, inner[j], sub, device);
+      continue;
+    }
+    ColumnPtr v = aggregate_per_row(inner, inner[j], sub, ids, groups, device);
+    NodeSpec c;
+    c.op = "col";
+    c.name = std::string("\x01over#") + std::to_string(j);
+    sub.names.push_back(c.name);
+    sub.columns.push_back(v);
+    inner[j] = std::move(c);
+  }
+  ColumnPtr out = expr::evaluate(subtree_of(inner, int32_t(inner.size()) - 1), sub, device);
+  if (!order) return out;
+  ColumnPtr back = sorted_order({SortKey{order->view(), false, true}});
+  return gather(out->view(), back->view());
+}
+
+}  // namespace gpudf::window
