@@ -30,7 +30,7 @@ Regex without_dfa(const Regex& rx) {
   return copy;
 }
 
-const std::vector<std::string> kPatterns = {
+const std::vector<std::string> kRegexPatterns = {
     "a", "ab|cd", "a.*b", "^a", "^ab|b$", "a$", "^$", "(?m)^a", "(?m)b$", "(?m)^$", "(?m)^a$", "(?s)a.b", "a.b",
     "[^a]", "[^a\\n]b", "\\d+-\\d", "\xc3\xa9", "[\xc3\xa0-\xc3\xbf]x", "\\w", "\\W\\w", "\\s", "\\S+$", "a*", "",
     "x?y+", "(a|b)*c", "[ab]{2,4}x", "(?i)AB", "\\Aa", "a\\z", "(?m)$\\n", "a(?m:$)", "^(a|)b", "[^\\x00-\\x7f]",
@@ -69,7 +69,7 @@ TEST(regex_dfa, agrees_with_the_pike_vm) {
   std::mt19937 gen(20261202);
   std::vector<std::string> inputs = {"", "\n", "a\n", "\na", "ab\n\n", "\xff", "\xc3"};
   for (int i = 0; i < 3000; ++i) inputs.push_back(random_string(gen));
-  for (const std::string& p : kPatterns) {
+  for (const std::string& p : kRegexPatterns) {
     const Regex rx = compile_regex(p);
     const Regex vm_only = without_dfa(rx);
     if (!rx.literal) EXPECT_TRUE(rx.view().dfa.base != nullptr);
