@@ -162,7 +162,7 @@ void build_dfa(Regex& rx) {
   std::vector<uint8_t> ascii(128);
   for (uint32_t c = 0; c < 128; ++c)
     ascii[c] = seg_class[size_t(std::upper_bound(cuts.begin(), cuts.end(), c) - cuts.begin() - 1)];
-  // States 0 and 1: match and dead (both absorbing).
+  // States 0 and 1: match and dead (both absorbing; dfa_matches relies on these ids).
   struct State {
     uint8_t flags;
     std::vector<int32_t> set;
@@ -226,6 +226,10 @@ void build_dfa(Regex& rx) {
   L.states = int32_t(states.size());
   L.start = start;
   L.segs = int32_t(nseg);
+  // Without ^ / (?m)^ every restart-only position is the start state again, so the walk may
+  // skip the units no match starts with (the program's first_bytes, when it has them).
+  L.skip = rx.can_skip && used == 0 && !rx.anchored;
+  for (int k = 0; k < 8; ++k) L.first[k] = rx.first_bytes[k];
   L.ascii_at = int32_t(blob.size());
   put(blob, ascii);
   L.seg_class_at = int32_t(blob.size());

@@ -28,8 +28,21 @@ GPUDF_HD inline bool dfa_matches(const DfaView& d, const char* s, int64_t n) {
   const int32_t classes = d.classes;
   uint32_t st = uint32_t(d.start);
   for (int64_t pos = 0; pos < n;) {
-    const uint8_t f = flags[st];
-    if (f & (kDfaMatch | kDfaDead)) return f & kDfaMatch;
+    if (st < 2) return st == 0;  // the absorbing states: 0 match, 1 dead (see dfa.cpp)
+    if (d.skip && st == uint32_t(d.start)) {
+      // No match can start on these units: step over them as the Pike VM's skip does.
+      while (pos < n && !((d.first[uint8_t(s[pos]) >> 5] >> (uint8_t(s[pos]) & 31)) & 1u)) {
+        if (uint8_t(s[pos]) < 0x80) {
+          ++pos;
+        } else {
+          int32_t len;
+          bool valid;
+          expr::utf8_decode(s, n, pos, &len, &valid);
+          pos += len;
+        }
+      }
+      if (pos >= n) break;
+    }
     const uint8_t b = uint8_t(s[pos]);
     uint32_t c;
     if (b < 0x80) {

@@ -46,6 +46,8 @@ struct DfaView {
   const uint32_t* base = nullptr;  // null: no DFA, the Pike VM decides
   int32_t classes = 0, states = 0, start = 0, segs = 0;
   int32_t ascii_at = 0, seg_class_at = 0, flags_at = 0, trans_at = 0;  // byte offsets into base
+  bool skip = false;      // in `start`, a unit whose first byte is not in `first` leads back to it
+  uint32_t first[8] = {};  // the program's first_bytes
 };
 
 /// A compiled program as the matcher reads it: plain pointers, so it can live on a device.
