@@ -242,6 +242,7 @@ Regex compile_regex(const std::string& pattern, bool literal) {
   literal_prefix(rx);
   first_bytes(rx);
   if (literal) rx.literal = true;
+  build_dfa(rx);
   return rx;
 }
 

@@ -11,6 +11,7 @@
 
 #include "core/hd.hpp"
 #include "ops/expr/unicode_case.hpp"
+#include "ops/regex/dfa.hpp"
 #include "ops/regex/regex.hpp"
 
 namespace gpudf::regex {
@@ -123,6 +124,11 @@ class PikeVM {
       if (at < 0) return false;
       if (k_ >= 2) out_[0] = at, out_[1] = at + rx_.prefix_len;
       return true;
+    }
+    if (from == 0 && rx_.dfa.base) {
+      // The DFA answers whether there is a match at all; the VM runs only for its bounds.
+      if (!dfa_matches(rx_.dfa, s, n)) return false;
+      if (k_ == 0) return true;
     }
     if (rx_.anchored && from > 0) return false;
     List* clist = &list_[0];

@@ -121,7 +121,7 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call, cudaStream_t s
   const Regex& rx = *call.rx;
   Launch L;
   L.rx = rx.view_at(upload(rx.insts.data(), rx.insts.size(), keep, stream), upload(rx.ranges.data(), rx.ranges.size(), keep, stream),
-                    upload(rx.prefix.data(), rx.prefix.size(), keep, stream));
+                    upload(rx.prefix.data(), rx.prefix.size(), keep, stream), upload(rx.dfa.data(), rx.dfa.size(), keep, stream));
   L.k = regex_slots(call);
   L.stride = (pike_scratch_bytes(L.rx.num_insts, L.k) + 15) / 16 * 16;
   const int64_t max_threads = std::max<int64_t>(kBlock, kScratchBudget / L.stride);

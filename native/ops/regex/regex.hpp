@@ -36,6 +36,20 @@ struct Inst {
   int32_t y;
 };
 
+/// The match-detection DFA (dfa.cpp builds it, dfa.hpp walks it): one flat blob of 32-bit
+/// words so it uploads like the program. Its input units are the program's (code points; an
+/// invalid byte is one unit), mapped to equivalence classes: `ascii` for code points < 0x80,
+/// else a binary search over the sorted segment starts. States are rows of `classes` 16-bit
+/// next states; `flags` says which are absorbing (a match seen, or no thread left) and which
+/// match at the end of the text.
+struct DfaView {
+  const uint32_t* base = nullptr;  // null: no DFA, the Pike VM decides
+  int32_t classes = 0, states = 0, start = 0, segs = 0;
+  int32_t ascii_at = 0, seg_class_at = 0, flags_at = 0, trans_at = 0;  // byte offsets into base
+  bool skip = false;      // in `start`, a unit whose first byte is not in `first` leads back to it
+  uint32_t first[8] = {};  // the program's first_bytes
+};
+
 /// A compiled program as the matcher reads it: plain pointers, so it can live on a device.
 struct RegexView {
   const Inst* insts = nullptr;
@@ -49,6 +63,7 @@ struct RegexView {
   int32_t prefix_len = 0;
   bool can_skip = false;             // no empty match: a match starts at a byte in first_bytes
   uint32_t first_bytes[8] = {};      // bit b: a match may start with byte b
+  DfaView dfa;                       // whether a search from 0 finds anything, when base is set
 };
 
 /// The host side of a compiled pattern: owns what a RegexView points to.
@@ -63,10 +78,12 @@ struct Regex {
   bool literal = false;
   bool can_skip = false;
   uint32_t first_bytes[8] = {};
+  std::vector<uint32_t> dfa;  // the DFA's blob (empty: none, see build_dfa)
+  DfaView dfa_layout;         // its layout (base unset)
 
-  RegexView view() const { return view_at(insts.data(), ranges.data(), prefix.data()); }
-  /// The view over copies of insts / ranges / prefix that live elsewhere (a device).
-  RegexView view_at(const Inst* i, const uint32_t* r, const char* p) const {
+  RegexView view() const { return view_at(insts.data(), ranges.data(), prefix.data(), dfa.empty() ? nullptr : dfa.data()); }
+  /// The view over copies of insts / ranges / prefix / dfa that live elsewhere (a device).
+  RegexView view_at(const Inst* i, const uint32_t* r, const char* p, const uint32_t* d) const {
     RegexView v;
     v.insts = i;
     v.num_insts = int32_t(insts.size());
@@ -80,6 +97,10 @@ struct Regex {
     v.prefix_len = int32_t(prefix.size());
     v.can_skip = can_skip;
     for (int k = 0; k < 8; ++k) v.first_bytes[k] = first_bytes[k];
+    if (!dfa.empty() && d) {
+      v.dfa = dfa_layout;
+      v.dfa.base = d;
+    }
     return v;
   }
   /// The index of the group called `name`, or -1.
@@ -92,6 +113,14 @@ inline constexpr int32_t kMaxInsts = 1 << 16;
 /// Compiles `pattern`; `literal`: the pattern is a plain string to find, not a regex. A bad
 /// pattern throws ErrorCode::InvalidArgument naming the (0-based, in characters) position.
 Regex compile_regex(const std::string& pattern, bool literal = false);
+
+/// The most DFA states build_dfa makes before it gives up (the Pike VM then does all the work).
+inline constexpr int32_t kDfaMaxStates = 512;
+
+/// Builds rx.dfa for match detection by subset construction over the program, or leaves it
+/// empty: for a pure literal (memchr is faster), a pattern with \b or \B, more than
+/// kDfaMaxStates states, more than 255 input classes, or too much construction work.
+void build_dfa(Regex& rx);
 
 /// A replacement template (`$1`, `${1}`, `$name`, `${name}`, `$$`) resolved against a regex:
 /// pieces of literal text and group references. A reference to a group that does not exist
