@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Speed check (not a test) of the string parsing and cleaning kernels against nodejs-polars and
-// DuckDB, side by side in one process: strip, strptime, utf8 -> float64, toUpperCase, padStart
-// and concatStr over N strings; best of REPS after a warm-up. gpudf and polars produce a column;
+// Speed check (not a test) of the regex, string parsing and cleaning kernels against nodejs-polars and
+// DuckDB, side by side in one process: regex contains / replaceAll / extract, strip, strptime, utf8 -> float64,
+// toUpperCase, padStart and concatStr over N strings; best of REPS after a warm-up. gpudf and polars produce a column;
 // DuckDB sums the result's lengths (or values) so the work is not optimised away.
 // Run after `npm run build`: node bench/micro/strings.mjs [N]
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -63,6 +63,12 @@ ap.closeSync();
 const sql = (q) => () => duck.run(q);
 
 const cases = [
+  ["contains re", () => df.select(col("t").str.contains("-0[1-3]-.*:5")), () => pdf.select(pl.col("t").str.contains("-0[1-3]-.*:5")),
+    "SELECT count(*) FILTER (WHERE regexp_matches(t, '-0[1-3]-.*:5')) FROM t"],
+  ["replaceAll", () => df.select(col("p").str.replaceAll("[0-9]+", "#")), () => pdf.select(pl.col("p").str.replaceAll("[0-9]+", "#")),
+    "SELECT sum(length(regexp_replace(p, '[0-9]+', '#', 'g'))) FROM t"],
+  ["extract", () => df.select(col("t").str.extract("(\\d+):(\\d+)", 2)), () => pdf.select(pl.col("t").str.extract("(\\d+):(\\d+)", 2)),
+    "SELECT sum(length(regexp_extract(t, '(\\d+):(\\d+)', 2))) FROM t"],
   ["strip", () => df.select(col("p").str.strip()), () => pdf.select(pl.col("p").str.strip()), "SELECT sum(length(trim(p))) FROM t"],
   ["strptime", () => df.select(col("t").str.strptime("timestamp[us]", "%Y-%m-%d %H:%M:%S")),
     () => pdf.select(pl.col("t").str.strptime(pl.Datetime, "%Y-%m-%d %H:%M:%S")),
