@@ -156,3 +156,21 @@ TEST(window, dtype_rules) {
   EXPECT_EQ(diff_type(TypeId::UInt16), TypeId::Int32);
   EXPECT_THROW_CODE(cum_sum_type(TypeId::Utf8), gpudf::ErrorCode::Dtype);
 }
+
+TEST(window, row_index_on_the_device) {
+  for (TypeId t : {TypeId::UInt32, TypeId::Int64}) {
+    for (int64_t n : {int64_t(0), int64_t(1), int64_t(1000)}) {
+      ColumnPtr c = row_index(test_device(), n, 7, t);
+      EXPECT_EQ(c->size(), n);
+      EXPECT_TRUE(!c->has_validity());
+      ColumnPtr h = to_host(c);
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = t == TypeId::UInt32 ? int64_t(h->view().values<uint32_t>()[i]) : h->view().values<int64_t>()[i];
+        if (v != i + 7) {
+          EXPECT_EQ(v, i + 7);
+          break;
+        }
+      }
+    }
+  }
+}
