@@ -4,22 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { col, DataFrame, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
+import { uniform } from "./support/random.js";
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const digits = (r: () => number, n: number) => Array.from({ length: n }, () => String(Math.floor(r() * 10))).join("");
 
 /** Random float texts: signs, leading zeros, fractions, exponents, up to 25 significant digits. */
 function floatTexts(n: number, seed: number, maxDigits = 25): string[] {
-  const r = rng(seed);
+  const r = uniform(seed);
   return Array.from({ length: n }, () => {
     const sign = r() < 0.3 ? "-" : r() < 0.1 ? "+" : "";
     const int = digits(r, Math.floor(r() * Math.min(maxDigits, 12)));
@@ -60,7 +52,7 @@ describe("utf8 -> numbers", () => {
   });
 
   it("parses integers exactly with range checks per dtype", () => {
-    const r = rng(3);
+    const r = uniform(3);
     const texts = Array.from({ length: 5000 }, () => {
       const len = 1 + Math.floor(r() * 21);
       return (r() < 0.4 ? "-" : r() < 0.1 ? "+" : "") + digits(r, len);
@@ -98,7 +90,7 @@ describe("utf8 -> numbers", () => {
 
 describe("numbers -> utf8", () => {
   it("prints floats in the shortest text that reads back the same", () => {
-    const r = rng(4);
+    const r = uniform(4);
     const xs = Array.from({ length: 20_000 }, () => {
       const k = r();
       if (k < 0.3) return (r() - 0.5) * 10 ** Math.floor(r() * 40 - 20);

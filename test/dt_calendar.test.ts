@@ -7,19 +7,11 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { col, DataFrame } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { duckdbAddTable, duckdbConnection, duckdbRows } from "./support/duckdb.js";
+import { uniform } from "./support/random.js";
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const N = 3000;
-const r = rng(21);
+const r = uniform(21);
 const lo = Date.UTC(1890, 0, 1), hi = Date.UTC(2110, 0, 1);
 // Microseconds since the epoch; every 97th a month end, every 89th a null.
 const micros: (bigint | null)[] = Array.from({ length: N }, (_, i) => {

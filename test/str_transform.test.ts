@@ -4,24 +4,16 @@
 import { describe, expect, it } from "vitest";
 import { col, concatStr, DataFrame, format, lit } from "../src/index.js";
 import { expectCode } from "./helpers.js";
+import { uniform } from "./support/random.js";
 
 const WS = /^[\s\u0085]+|[\s\u0085]+$/gu; // JS \s is White_Space plus U+FEFF; U+FEFF is not used below
 const cps = (s: string) => Array.from(s);
 
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const ALPHABET = [" ", " ", "\t", "\n", "\u00a0", "\u3000", "\u2009", "a", "b", "x", "-", "_", "é", "日", "🦀", "Ω", "0", "7", "+", "-"];
 
 function randomStrings(n: number, seed: number): (string | null)[] {
-  const r = rng(seed);
+  const r = uniform(seed);
   return Array.from({ length: n }, () => {
     if (r() < 0.07) return null;
     const len = Math.floor(r() * 9);

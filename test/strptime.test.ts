@@ -6,25 +6,16 @@ import type { DuckDBConnection } from "@duckdb/node-api";
 import { col, DataFrame, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { duckdbAddTable, duckdbConnection, duckdbRows } from "./support/duckdb.js";
+import { uniform } from "./support/random.js";
 
 const pad = (v: number, w = 2) => String(v).padStart(w, "0");
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
-/** A deterministic generator (xorshift). */
-function rng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 /** Random instants in microseconds since the epoch, 1900..2100. */
 function randomMicros(n: number, seed: number): bigint[] {
-  const r = rng(seed);
+  const r = uniform(seed);
   const lo = Date.UTC(1900, 0, 1), hi = Date.UTC(2100, 0, 1);
   return Array.from({ length: n }, () => BigInt(Math.floor(lo + r() * (hi - lo))) * 1000n + BigInt(Math.floor(r() * 1000)));
 }
@@ -48,7 +39,7 @@ function timestamps(micros: readonly (bigint | null)[]): DataFrame {
 
 describe("str.strptime / toDate / toDatetime", () => {
   it("parses dates by explicit formats (exact values, nulls, every row)", () => {
-    const r = rng(7);
+    const r = uniform(7);
     const days: number[] = Array.from({ length: 5000 }, () => Math.floor((r() - 0.5) * 200_000));
     const dates = days.map((d) => new Date(d * 86_400_000));
     const forms: [string, (d: Date) => string][] = [

@@ -30,6 +30,12 @@ export class Rng {
   }
 }
 
+/** Rng(seed).next as a function: uniform doubles in [0, 1). */
+export function uniform(seed: number): () => number {
+  const r = new Rng(seed);
+  return () => r.next();
+}
+
 export interface ColumnSpec {
   name: string;
   dtype: DType;
