@@ -108,20 +108,7 @@ ExprSpec subtree(const ExprSpec& e, int32_t root) {
   return out;
 }
 
-ReduceKind reduce_kind(const std::string& name) {
-  static const std::map<std::string, ReduceKind> kinds = {
-      {"sum", ReduceKind::Sum},         {"mean", ReduceKind::Mean},       {"min", ReduceKind::Min},
-      {"max", ReduceKind::Max},         {"count", ReduceKind::Count},     {"nullCount", ReduceKind::NullCount},
-      {"nUnique", ReduceKind::NUnique}, {"std", ReduceKind::Std},         {"var", ReduceKind::Var},
-      {"median", ReduceKind::Median},   {"quantile", ReduceKind::Quantile}, {"any", ReduceKind::Any},
-      {"all", ReduceKind::All},         {"first", ReduceKind::First},     {"last", ReduceKind::Last},
-      {"argMin", ReduceKind::ArgMin},   {"argMax", ReduceKind::ArgMax},   {"product", ReduceKind::Product},
-      {"len", ReduceKind::Len},
-  };
-  auto it = kinds.find(name);
-  GPUDF_EXPECTS(it != kinds.end(), InvalidArgument, "unknown aggregation \"" + name + "\"");
-  return it->second;
-}
+ReduceKind reduce_kind(const std::string& name) { return reduce_kind_named(name); }
 
 TypeId agg_type(const std::string& kind, const std::vector<TypeId>& inputs) {
   if (kind == "len") return TypeId::Int64;

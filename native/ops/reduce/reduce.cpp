@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <iterator>
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
@@ -225,6 +227,23 @@ ColumnPtr reduce(const ColumnView& v, ReduceKind kind, const ReduceOptions& o) {
     }
   }
   GPUDF_FAIL(Internal, "unhandled reduction");
+}
+
+
+ReduceKind reduce_kind_named(std::string_view name) {
+  static constexpr std::pair<std::string_view, ReduceKind> kinds[] = {
+      {"sum", ReduceKind::Sum},         {"mean", ReduceKind::Mean},       {"min", ReduceKind::Min},
+      {"max", ReduceKind::Max},         {"count", ReduceKind::Count},     {"nullCount", ReduceKind::NullCount},
+      {"nUnique", ReduceKind::NUnique}, {"std", ReduceKind::Std},         {"var", ReduceKind::Var},
+      {"median", ReduceKind::Median},   {"quantile", ReduceKind::Quantile}, {"any", ReduceKind::Any},
+      {"all", ReduceKind::All},         {"first", ReduceKind::First},     {"last", ReduceKind::Last},
+      {"argMin", ReduceKind::ArgMin},   {"argMax", ReduceKind::ArgMax},   {"product", ReduceKind::Product},
+      {"len", ReduceKind::Len},
+  };
+  static_assert(std::size(kinds) == size_t(kNumReduceKinds), "every kind has a name");
+  for (const auto& [n, k] : kinds)
+    if (n == name) return k;
+  GPUDF_FAIL(InvalidArgument, "unknown aggregation \"" + std::string(name) + "\"");
 }
 
 }  // namespace gpudf

@@ -47,6 +47,10 @@ ColumnPtr reduce(const ColumnView& column, ReduceKind kind, const ReduceOptions&
 /// The dtype reduce() returns for `kind` over `input`; throws ERR_DTYPE when not accepted.
 TypeId reduce_result_type(TypeId input, ReduceKind kind);
 
+/// The kind an aggregation is named by in expressions ("sum", "nUnique", "len", ...): the one
+/// name table the expression evaluator, groupBy and windows share. ERR_INVALID_ARGUMENT if unknown.
+ReduceKind reduce_kind_named(std::string_view name);
+
 /// Distinct values and how often each occurs: column 0 holds each distinct value once (the
 /// input's dtype; null counts as a value), column 1 ("count") the int64 counts. sorted: by count
 /// descending, then value ascending, null last among equal counts; else by value ascending, null

@@ -251,7 +251,12 @@ std::string value_text(const ColumnPtr& column, int64_t row) {
   ColumnPtr host = column->device().kind() == DeviceKind::Cpu ? column : to_host(column);
   ColumnView v = host->view();
   if (!v.is_valid(row)) return "null";
-  if (is_string(v.type)) return "\"" + row_text(host, row) + "\"";
+  if (is_string(v.type)) {
+    std::string quoted = "\"";
+    quoted += row_text(host, row);
+    quoted += '"';
+    return quoted;
+  }
   ColumnPtr one = std::make_shared<Column>(host->device(), host->type(), 1, host->data(), host->offsets(), nullptr, 0,
                                            host->offset() + row);
   ColumnPtr text = v.type == TypeId::Date32 || is_timestamp(v.type) ? format_temporal(one, "") : format_number(one);

@@ -20,7 +20,6 @@
 
 namespace gpudf::window {
 
-ReduceKind over_reduce_kind(const std::string& name);
 
 namespace {
 
@@ -49,7 +48,7 @@ ColumnPtr aggregate_per_row(const std::vector<NodeSpec>& inner, const NodeSpec& 
     ReduceOptions o;
     o.ddof = n.ddof;
     o.q = n.q;
-    per_group = group_aggregate(in[0]->view(), ids->view(), groups, over_reduce_kind(n.agg_kind), o);
+    per_group = group_aggregate(in[0]->view(), ids->view(), groups, reduce_kind_named(n.agg_kind), o);
   }
   return gather(per_group->view(), ids->view());
 }
@@ -60,7 +59,7 @@ NodeSpec typed_null(const std::vector<NodeSpec>& inner, const NodeSpec& n, const
   if (n.agg_kind == "len") t = TypeId::Int64;
   else if (n.agg_kind != "corr" && n.agg_kind != "cov") {
     GPUDF_EXPECTS(n.args.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
-    t = reduce_result_type(expr::evaluate(subtree_of(inner, n.args[0]), frame, device)->type(), over_reduce_kind(n.agg_kind));
+    t = reduce_result_type(expr::evaluate(subtree_of(inner, n.args[0]), frame, device)->type(), reduce_kind_named(n.agg_kind));
   }
   NodeSpec lit;
   lit.op = "lit";

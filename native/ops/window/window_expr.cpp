@@ -87,24 +87,7 @@ ColumnPtr forward_filled(const ColumnPtr& values, const ColumnPtr& segments, Dev
   return gather_or_null(values->view(), last->view(), true);
 }
 
-ReduceKind reduce_kind_of(const std::string& name) {
-  static const std::map<std::string, ReduceKind> kinds = {
-      {"sum", ReduceKind::Sum},         {"mean", ReduceKind::Mean},       {"min", ReduceKind::Min},
-      {"max", ReduceKind::Max},         {"count", ReduceKind::Count},     {"nullCount", ReduceKind::NullCount},
-      {"nUnique", ReduceKind::NUnique}, {"std", ReduceKind::Std},         {"var", ReduceKind::Var},
-      {"median", ReduceKind::Median},   {"quantile", ReduceKind::Quantile}, {"any", ReduceKind::Any},
-      {"all", ReduceKind::All},         {"first", ReduceKind::First},     {"last", ReduceKind::Last},
-      {"argMin", ReduceKind::ArgMin},   {"argMax", ReduceKind::ArgMax},   {"product", ReduceKind::Product},
-      {"len", ReduceKind::Len},
-  };
-  auto it = kinds.find(name);
-  GPUDF_EXPECTS(it != kinds.end(), InvalidArgument, "unknown aggregation \"" + name + "\"");
-  return it->second;
-}
-
 }  // namespace
-
-ReduceKind over_reduce_kind(const std::string& name) { return reduce_kind_of(name); }
 
 bool is_window_op(const std::string& op) {
   static const std::set<std::string> ops = {"cumSum", "cumProd", "cumMin", "cumMax", "cumCount", "shift", "diff",
