@@ -32,6 +32,10 @@ export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
 import "./series_methods.js"; // installs the element-wise, .str and .dt methods on Series
+export type { AsSeries, SeriesNamespace } from "./series_methods.js";
+export type { ReduceValue } from "./ops/reduce.js";
+export type { SelectItem } from "./ops/select.js";
+export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
@@ -49,7 +53,7 @@ export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type 
 export { concatStr, format } from "./expr_strings.js";
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
-export { ExprString, ExprDateTime } from "./expr_namespaces.js";
+export { ExprString, ExprDateTime, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";
 export { device, memory, setMemoryLimit, type DeviceInfo, type MemoryLimits, type MemoryStats } from "./device.js";
 export { DTYPES, type DType } from "./dtypes.js";
 export type { ColumnValues } from "./columns.js";

@@ -21,7 +21,7 @@ import { makeVector } from "apache-arrow";
 import { col, serializeExpr, type Expr, type ExprInput } from "./expr.js";
 import type { CumOptions, RankOptions } from "./expr_window.js";
 
-/** Wraps an existing native handle (internal; not exported from the package). */
+/** @internal Wraps an existing native handle (not exported from the package). */
 export class HandleBox {
   constructor(readonly handle: ColumnHandle) {}
 }
@@ -46,6 +46,9 @@ export class Series {
    *   or another Series (shared, not copied)
    * @param dtype  convert the values to this dtype
    */
+  constructor(name: string, values: ColumnValues | Series, dtype?: DType);
+  /** @internal A Series over an existing native handle. */
+  constructor(name: string, values: HandleBox);
   constructor(name: string, values: ColumnValues | Series | HandleBox, dtype?: DType) {
     if (typeof name !== "string") throw new InvalidArgumentError("a Series name must be a string");
     this.#name = name;

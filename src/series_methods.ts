@@ -10,8 +10,9 @@ import { evaluate } from "./ops/select.js";
 import { HandleBox, Series } from "./series.js";
 
 /** An Expr method as a Series method: Series operands allowed where Exprs are. */
-type AsSeries<F> = F extends (...args: infer A) => Expr ? (...args: { [K in keyof A]: A[K] | Series }) => Series : never;
-type Namespace<T> = { [K in keyof T]: AsSeries<T[K]> };
+export type AsSeries<F> = F extends (...args: infer A) => Expr ? (...args: { [K in keyof A]: A[K] | Series }) => Series : never;
+/** The `.str` / `.dt` namespace of Series: each Expr namespace method, on Series. */
+export type SeriesNamespace<T> = { [K in keyof T]: AsSeries<T[K]> };
 
 const ELEMENTWISE = [
   "add", "sub", "mul", "div", "floorDiv", "mod", "pow", "neg", "eq", "neq", "lt", "lte", "gt", "gte",
@@ -64,9 +65,9 @@ declare module "./series.js" {
     replace: AsSeries<Expr["replace"]>;
     replaceStrict: AsSeries<Expr["replaceStrict"]>;
     /** String functions, as Expr.str. @example new Series("s", [" a "]).str.strip().toArray() */
-    readonly str: Namespace<ExprString>;
+    readonly str: SeriesNamespace<ExprString>;
     /** Date/time functions, as Expr.dt. @example s.dt.year() */
-    readonly dt: Namespace<ExprDateTime>;
+    readonly dt: SeriesNamespace<ExprDateTime>;
   }
 }
 

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { ERROR_CLASSES, InternalError } from "../errors.js";
+import { prebuiltPackageName } from "./platform.js";
 import type { SerializedNode } from "../expr.js";
 
 /** A native column: shared, ref-counted buffers on one device. */
@@ -254,12 +255,17 @@ function findAddon(): string {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const candidates = [join(root, "build", "Release", "gpudf.node"), join(root, "build", "Debug", "gpudf.node")];
   const found = candidates.find((p) => existsSync(p));
-  if (!found) {
+  if (found) return found;
+  // No source build: the prebuilt package for this platform, when it is installed.
+  const prebuilt = `${prebuiltPackageName()}/gpudf.node`;
+  try {
+    return createRequire(import.meta.url).resolve(prebuilt);
+  } catch {
     throw new InternalError(
-      `gpudf's native addon is not built (looked for ${candidates.join(", ")}); run \`npm run build:native\``,
+      `gpudf's native addon is not built (looked for ${candidates.join(", ")} and the package ${prebuilt}); ` +
+        "run `npm run build:native`",
     );
   }
-  return found;
 }
 
 function load(): NativeAddon {

@@ -1,0 +1,85 @@
+/**
+ * gpudf as a dependency of another project: `npm pack` makes the tarball, and a new project in
+ * a temporary folder installs it with npm (and apache-arrow, its peer, in the project's own copy)
+ * and runs a short script there. Twice: once with the prebuilt-addon package for this platform
+ * beside it (scripts/build-prebuilt.mjs; the install step builds nothing), once alone, when the
+ * install step builds the addon from source (CPU backend: GPUDF_CUDA=OFF keeps it to minutes).
+ * Packages come from npm's cache where the suite's own install put them.
+ */
+import { spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+let work: string;
+let tarball: string;
+
+function run(cmd: string, args: string[], options: SpawnSyncOptions & { cwd: string }) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 1_500_000, ...options });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
+  return String(r.stdout);
+}
+
+/** Ten lines a user would write: build, aggregate, hand the result to their own apache-arrow. */
+const SCRIPT = `import { tableFromIPC, tableToIPC } from "apache-arrow";
+import { DataFrame, col } from "gpudf";
+
+const df = new DataFrame({ city: ["NYC", "SF", "NYC"], fare: [10, 8.5, 32] });
+const out = df.groupBy("city", { maintainOrder: true }).agg(col("fare").sum().alias("total"));
+console.log(JSON.stringify(out.toRecords()));
+const back = tableFromIPC(tableToIPC(out.toArrow()));
+console.log(back.numRows, back.getChild("total").toArray().join(","));
+`;
+const EXPECTED = '[{"city":"NYC","total":42},{"city":"SF","total":8.5}]\n2 42,8.5\n';
+
+/** A new project in `dir` with gpudf (and `extra` tarballs) installed by npm; runs SCRIPT there. */
+function installAndRun(dir: string, tarballs: string[], env: NodeJS.ProcessEnv): string {
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  writeFileSync(join(dir, "index.js"), SCRIPT);
+  const install = ["install", "--no-audit", "--no-fund", "--prefer-offline", "--foreground-scripts", ...tarballs, "apache-arrow@21.2.0"];
+  const log = run(npm, install, { cwd: dir, env: { ...process.env, ...env } });
+  const out = run(process.execPath, ["index.js"], { cwd: dir, env: { ...process.env, GPUDF_DEVICE: "cpu", GPUDF_ADDON: "" } });
+  expect(out).toBe(EXPECTED);
+  return log;
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "gpudf-pack-"));
+  // npm pack runs `prepare` (the TypeScript build into dist/), as publishing would.
+  const name = run(npm, ["pack", "--pack-destination", work], { cwd: root }).trim().split("\n").pop()!;
+  tarball = join(work, name);
+}, 300_000);
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+}, 120_000);
+
+describe("npm pack", () => {
+  it("packs what an install needs and not the native tests", () => {
+    const list = run("tar", ["-tzf", tarball], { cwd: work }).split("\n");
+    for (const f of ["package/dist/index.js", "package/dist/index.d.ts", "package/CMakeLists.txt", "package/scripts/install.mjs", "package/native/bindings/addon.cpp"]) {
+      expect(list, f).toContain(f);
+    }
+    expect(list.filter((f) => f.startsWith("package/native/tests/"))).toEqual([]);
+    expect(list.filter((f) => f.startsWith("package/build/"))).toEqual([]);
+  });
+
+  it("installs with the prebuilt addon package and builds nothing", () => {
+    const prebuilt = join(work, "prebuilt");
+    const made = JSON.parse(run(process.execPath, [join(root, "scripts", "build-prebuilt.mjs"), "--out", prebuilt], { cwd: root }).trim().split("\n").pop()!) as { name: string; tarball: string };
+    expect(made.name).toMatch(/^gpudf-linux-x64-(gnu|musl)$/);
+    const dir = mkdtempSync(join(work, "prebuilt-app-"));
+    const log = installAndRun(dir, [tarball, made.tarball], {});
+    expect(log).toContain("gpudf: using the prebuilt addon");
+    expect(existsSync(join(dir, "node_modules", "gpudf", "build"))).toBe(false);
+    expect(readdirSync(join(dir, "node_modules", made.name)).sort()).toEqual(["README.md", "gpudf.node", "package.json"]);
+  }, 600_000);
+
+  it("installs from the tarball alone, building the addon from source", () => {
+    const dir = mkdtempSync(join(work, "source-app-"));
+    installAndRun(dir, [tarball], { GPUDF_CUDA: "OFF" });
+    expect(existsSync(join(dir, "node_modules", "gpudf", "build", "Release", "gpudf.node"))).toBe(true);
+  }, 1_500_000);
+});
