@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm's install step. When the prebuilt-addon package for this platform is installed (an
-// optional dependency; see scripts/build-prebuilt.mjs), the addon is already compiled and
+// optional dependency; see scripts/make-prebuilt.mjs), the addon is already compiled and
 // nothing is built. Otherwise the addon is built from source with cmake-js (GPUDF_CUDA picks
 // the CUDA backend). GPUDF_BUILD_FROM_SOURCE=1 always builds.
 import { spawnSync } from 'node:child_process';

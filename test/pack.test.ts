@@ -2,7 +2,7 @@
  * gpudf as a dependency of another project: `npm pack` makes the tarball, and a new project in
  * a temporary folder installs it with npm (and apache-arrow, its peer, in the project's own copy)
  * and runs a short script there. Twice: once with the prebuilt-addon package for this platform
- * beside it (scripts/build-prebuilt.mjs; the install step builds nothing), once alone, when the
+ * beside it (scripts/make-prebuilt.mjs; the install step builds nothing), once alone, when the
  * install step builds the addon from source (CPU backend: GPUDF_CUDA=OFF keeps it to minutes).
  * Packages come from npm's cache where the suite's own install put them.
  */
@@ -68,7 +68,7 @@ describe("npm pack", () => {
 
   it("installs with the prebuilt addon package and builds nothing", () => {
     const prebuilt = join(work, "prebuilt");
-    const made = JSON.parse(run(process.execPath, [join(root, "scripts", "build-prebuilt.mjs"), "--out", prebuilt], { cwd: root }).trim().split("\n").pop()!) as { name: string; tarball: string };
+    const made = JSON.parse(run(process.execPath, [join(root, "scripts", "make-prebuilt.mjs"), "--out", prebuilt], { cwd: root }).trim().split("\n").pop()!) as { name: string; tarball: string };
     expect(made.name).toMatch(/^gpudf-linux-x64-(gnu|musl)$/);
     const dir = mkdtempSync(join(work, "prebuilt-app-"));
     const log = installAndRun(dir, [tarball, made.tarball], {});

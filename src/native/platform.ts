@@ -3,7 +3,7 @@
  * `gpudf-linux-x64-gnu`), an optional package holding a compiled `gpudf.node`. The loader
  * (addon.ts) takes it when no source build is present, and the install step
  * (scripts/install.mjs) skips the source build when it is installed;
- * scripts/build-prebuilt.mjs makes it.
+ * scripts/make-prebuilt.mjs makes it.
  */
 export function prebuiltPackageName(): string {
   const base = `gpudf-${process.platform}-${process.arch}`;
