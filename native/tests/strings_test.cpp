@@ -83,6 +83,33 @@ TEST(strings, number_rules) {
   EXPECT_TRUE(!float_midpoint(1.0));
 }
 
+TEST(strings, inference_past_leading_nulls) {
+  // The format comes from the first non-null row; on the device it is found by copying windows
+  // of rows (64, then 128, ...), so a first value at row 150 crosses two window boundaries.
+  for (TypeId t : {TypeId::Utf8, TypeId::LargeUtf8}) {
+    Strings text(300, std::nullopt);
+    for (size_t i = 150; i < text.size(); i += 3) text[i] = "03/02/2024 10:" + std::to_string(10 + i % 50);
+    ColumnPtr col = on_test_device(host_strings(t, text));
+    ColumnPtr ts = parse_temporal(col, TypeId::TimestampS, "", true, "test");
+    const auto got = read_values<int64_t>(ts);
+    EXPECT_TRUE(!got[149]);
+    // 3 February 2024 (day first: "%d/%m/%Y %H:%M"), 10:(10 + 150 % 50) = 10:10.
+    EXPECT_EQ(*got[150], int64_t(19756) * 86400 + 10 * 3600 + 10 * 60);
+    // A slice starting inside the nulls, and one that is all nulls (the default format).
+    EXPECT_EQ(*read_values<int64_t>(parse_temporal(col->slice(100, 60), TypeId::TimestampS, "", true, "test"))[50],
+              *got[150]);
+    EXPECT_EQ(parse_temporal(col->slice(0, 150), TypeId::TimestampS, "", true, "test")->null_count(), int64_t(150));
+    // A strict failure names the bad row and its text, copied alone from the device.
+    text[297] = "not a date";
+    try {
+      parse_temporal(on_test_device(host_strings(t, text)), TypeId::TimestampS, "", true, "test");
+      EXPECT_TRUE(false);
+    } catch (const Error& e) {
+      EXPECT_TRUE(std::string(e.what()).find("row 297 (\"not a date\")") != std::string::npos);
+    }
+  }
+}
+
 TEST(strings, columns_on_the_device) {
   for (TypeId t : {TypeId::Utf8, TypeId::LargeUtf8}) {
     // strptime, then strftime back.

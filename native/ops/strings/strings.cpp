@@ -92,20 +92,31 @@ std::string row_text_typed(const ColumnView& v, int64_t i) {
   return std::string(reinterpret_cast<const char*>(v.data) + off[i], size_t(off[i + 1] - off[i]));
 }
 
+/// Row i's text; a device column copies that row alone.
 std::string row_text(const ColumnPtr& strings, int64_t i) {
-  ColumnPtr host = strings->device().kind() == DeviceKind::Cpu ? strings : to_host(strings);
-  ColumnView v = host->view();
-  return v.type == TypeId::Utf8 ? row_text_typed<int32_t>(v, i) : row_text_typed<int64_t>(v, i);
+  const bool host = strings->device().kind() == DeviceKind::Cpu;
+  ColumnPtr row = host ? strings : to_host(strings->slice(i, 1));
+  ColumnView v = row->view();
+  const int64_t at = host ? i : 0;
+  return v.type == TypeId::Utf8 ? row_text_typed<int32_t>(v, at) : row_text_typed<int64_t>(v, at);
 }
 
-/// The first non-null row's text, or nullopt.
+/// The first non-null row's text, or false when every row is null. A device column is copied
+/// to the host in windows that double from 64 rows, so a leading valid row costs 64 rows' copy
+/// and never the column's.
 bool first_value(const ColumnPtr& strings, std::string& out) {
-  ColumnPtr host = strings->device().kind() == DeviceKind::Cpu ? strings : to_host(strings);
-  ColumnView v = host->view();
-  for (int64_t i = 0; i < v.size; ++i) {
-    if (!v.is_valid(i)) continue;
-    out = v.type == TypeId::Utf8 ? row_text_typed<int32_t>(v, i) : row_text_typed<int64_t>(v, i);
-    return true;
+  const int64_t n = strings->size();
+  if (n == 0 || strings->null_count() == n) return false;
+  const bool host = strings->device().kind() == DeviceKind::Cpu;
+  for (int64_t start = 0, len = host ? n : 64; start < n; start += len, len *= 2) {
+    const int64_t take = std::min(len, n - start);
+    ColumnPtr part = host ? strings : to_host(strings->slice(start, take));
+    ColumnView v = part->view();
+    for (int64_t i = 0; i < v.size; ++i) {
+      if (!v.is_valid(i)) continue;
+      out = v.type == TypeId::Utf8 ? row_text_typed<int32_t>(v, i) : row_text_typed<int64_t>(v, i);
+      return true;
+    }
   }
   return false;
 }
