@@ -32,6 +32,7 @@ export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
 import "./series_methods.js"; // installs the element-wise, .str and .dt methods on Series
+export { WindowGroupBy, type DynamicGroupByOptions, type RollingOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
