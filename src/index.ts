@@ -23,6 +23,7 @@ export {
 } from "./expr_horizontal.js";
 export { LazyFrame, type ExplainOptions } from "./lazy/lazy_frame.js";
 export { LazyGroupBy } from "./lazy/lazy_groupby.js";
+export { LazyWindowGroupBy } from "./lazy/lazy_dynamic.js"; // installs LazyFrame.groupByDynamic and rolling
 export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";
 export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
 export type { OptimizationFlags } from "./lazy/optimizer/index.js";
