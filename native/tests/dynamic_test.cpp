@@ -210,6 +210,10 @@ TEST(dynamic, rolling_matches_reference) {
           }
         }
       }
+      while (want_rows.size() < t.size()) {  // padding: ignored rows up to one per window
+        want_rows.push_back(int64_t(0));
+        want_ids.push_back(int32_t(-1));
+      }
       EXPECT_EQ(got.count, int64_t(t.size()));
       EXPECT_EQ(read_values<int64_t>(got.rows), want_rows);
       EXPECT_EQ(read_values<int32_t>(got.windows), want_ids);
@@ -238,4 +242,14 @@ TEST(dynamic, errors_are_typed) {
                     ErrorCode::InvalidArgument);
   DynamicWindows none = dynamic_windows(on_test_device(host_column(TypeId::Int64, std::vector<int64_t>{})), nullptr, w);
   EXPECT_EQ(none.members.count, int64_t(0));
+}
+
+TEST(dynamic, rolling_pads_empty_windows) {
+  WindowSpec w;
+  w.period = {0, 1};
+  w.offset = {0, -1};
+  w.closed = Closed::None;  // (t - 1, t): always empty for integers
+  WindowRows got = rolling_windows(on_test_device(host_column(TypeId::Int64, std::vector<int64_t>{1, 2, 3})), nullptr, w);
+  EXPECT_EQ(got.count, int64_t(3));
+  EXPECT_EQ(read_values<int32_t>(got.windows), (std::vector<std::optional<int32_t>>{-1, -1, -1}));
 }

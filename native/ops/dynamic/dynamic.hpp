@@ -42,7 +42,8 @@ struct WindowSpec {
 };
 
 /// The rows of each window: `rows` (int64 positions in the index), `windows` (int32 window id
-/// per row), rows of a window together in index order, windows ascending.
+/// per row), rows of a window together in index order, windows ascending; then, when the windows
+/// hold fewer rows than `count`, rows of window -1 (to be ignored) up to `count` rows.
 struct WindowRows {
   ColumnPtr rows, windows;
   int64_t count = 0;  // windows
@@ -59,7 +60,7 @@ struct DynamicWindows {
 /// boundary leaves the index dtype's range; ERR_DTYPE for an index of another dtype.
 DynamicWindows dynamic_windows(const ColumnPtr& index, const ColumnPtr& segments, const WindowSpec& spec);
 
-/// rolling: one window per row i, lower = t_i + offset, upper = lower + period (`every` and
+/// rolling: one window per row i, lower = t_i + offset, upper = t_i + (offset + period) (`every` and
 /// `align` unused); window i's id is i; windows may be empty.
 WindowRows rolling_windows(const ColumnPtr& index, const ColumnPtr& segments, const WindowSpec& spec);
 

@@ -266,8 +266,9 @@ struct RollingBounds {
   int64_t *first, *size;
   GPUDF_HD void operator()(int64_t i) const {
     const int32_t s = seg_of(seg, i);
+    // Both ends from t: with the default offset (-period) the window ends exactly at t.
     const int64_t lo = add_span(tick(t, i), w.offset, 1, w.ticks_per_day);
-    const int64_t hi = add_span(lo, w.period, 1, w.ticks_per_day);
+    const int64_t hi = add_span(tick(t, i), Span{w.offset.months + w.period.months, w.offset.ticks + w.period.ticks}, 1, w.ticks_per_day);
     int64_t f, e;
     row_range(t, starts[s], starts[s + 1], lo, hi, w.closed, &f, &e);
     first[i] = f;
@@ -284,6 +285,17 @@ struct Expand {
       rows[offsets[k] + r] = first[k] + r;
       windows[offsets[k] + r] = int32_t(k);
     }
+  }
+};
+
+/// Rows [from, n): row 0 of no window (-1), so that the expansion has at least a row per window.
+struct Pad {
+  int64_t from;
+  int64_t* rows;
+  int32_t* windows;
+  GPUDF_HD void operator()(int64_t i) const {
+    rows[from + i] = 0;
+    windows[from + i] = -1;
   }
 };
 
@@ -320,15 +332,19 @@ BufferPtr segment_starts(Device& dev, const Inputs& in, int64_t* segments) {
   return starts;
 }
 
-/// The expansion of windows with rows [first, first + size): `count` windows.
+/// The expansion of windows with rows [first, first + size): `count` windows. When the windows
+/// hold fewer rows than there are windows (empty rolling windows), ignored rows (window -1) pad
+/// it to `count` rows: the groupby aggregations take no more groups than rows.
 template <typename B>
 WindowRows expand(Device& dev, const BufferPtr& first, const BufferPtr& size, int64_t count) {
   BufferPtr offsets = buffer(dev, count, 8);
-  const int64_t total = B::exclusive_scan(i64(size), i64(offsets), count);
-  GPUDF_EXPECTS(total < (int64_t(1) << 40), InvalidArgument, "the windows hold too many rows in all");
+  const int64_t members = B::exclusive_scan(i64(size), i64(offsets), count);
+  GPUDF_EXPECTS(members < (int64_t(1) << 40), InvalidArgument, "the windows hold too many rows in all");
   GPUDF_EXPECTS(count < INT32_MAX, InvalidArgument, "too many windows");
+  const int64_t total = members < count ? count : members;
   BufferPtr rows = buffer(dev, total, 8), windows = buffer(dev, total, 4);
   B::for_each(count, Expand{i64(first), i64(size), i64(offsets), i64(rows), i32(windows)});
+  B::for_each(total - members, Pad{members, i64(rows), i32(windows)});
   WindowRows out;
   out.rows = column_of(dev, TypeId::Int64, total, rows);
   out.windows = column_of(dev, TypeId::Int32, total, windows);
