@@ -323,3 +323,27 @@ describe("against DuckDB on random sorted timestamps", () => {
     }
   });
 });
+
+describe("lazy groupByDynamic and rolling", () => {
+  const df = new DataFrame({ t: BigInt64Array.from([0, 1, 2, 5, 9, 10, 11], BigInt), g: ["a", "b", "a", "b", "a", "a", "b"], v: [1, 2, null, 4, 5, 6, 7] });
+
+  it("plan-time schema and errors, the plan below and above, sync and async", async () => {
+    const lf = df.lazy().filter(col("v").neq(5)).groupByDynamic("t", { every: "4i", groupBy: "g", includeBoundaries: true }).agg(col("v").sum(), len());
+    expect(Object.keys(lf.schema)).toEqual(["g", "_lower_boundary", "_upper_boundary", "t", "v", "len"]);
+    expect(Object.values(lf.schema).slice(0, 5)).toEqual(["utf8", "int64", "int64", "int64", "float64"]);
+    const eager = df.filter(col("v").neq(5)).groupByDynamic("t", { every: "4i", groupBy: "g", includeBoundaries: true }).agg(col("v").sum(), len());
+    expect(eager.schema).toEqual(lf.schema);
+    const top = lf.filter(col("v").gt(1)).select("g", "t", "v");
+    expect(top.explain()).toContain('SCAN GROUPBYDYNAMIC over "t" by g');
+    const want = raw(eager.filter(col("v").gt(1)).select("g", "t", "v"));
+    expect(raw(top.collectSync())).toEqual(want);
+    expect(raw(await top.collect())).toEqual(want);
+    // v != 5 drops t = 9 (and the null at t = 2): a in [0,4) and [8,12), b in [0,4), [4,8), [8,12).
+    expect(want).toEqual({ g: ["a", "b", "b", "b"], t: [8, 0, 4, 8], v: [6, 2, 4, 7] });
+    expect(code(() => df.lazy().groupByDynamic("t", { every: "1h" }))).toBe("ERR_INVALID_ARGUMENT");
+    expect(code(() => df.lazy().rolling("nope", { period: "1i" }))).toBe("ERR_COLUMN_NOT_FOUND");
+    expect(code(() => df.lazy().rolling("t", { period: "1i" }).agg(col("v")))).toBe("ERR_INVALID_ARGUMENT");
+    const rolled = df.lazy().rolling("t", { period: "3i" }).mean();
+    expect(raw(rolled.collectSync())).toEqual(raw(df.rolling("t", { period: "3i" }).mean()));
+  });
+});
