@@ -1,6 +1,7 @@
 // ops/dynamic: group_by_dynamic and rolling windows on the test device against a naive
 // reference that steps every window and scans every row (fixed and calendar durations, all four
 // closed rules, offsets, overlapping and gapped periods, several segments), plus the errors.
+#include <climits>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -239,6 +240,12 @@ TEST(dynamic, errors_are_typed) {
   WindowSpec months = w;
   months.period = {1, 0};
   EXPECT_THROW_CODE(rolling_windows(on_test_device(host_column(TypeId::Int64, std::vector<int64_t>{1})), nullptr, months),
+                    ErrorCode::InvalidArgument);
+  // A window end past int32's range for an int32 index.
+  WindowSpec wide;
+  wide.every = {0, 1000};
+  wide.period = {0, 1000};
+  EXPECT_THROW_CODE(dynamic_windows(on_test_device(host_column(TypeId::Int32, std::vector<int32_t>{INT32_MAX - 5})), nullptr, wide),
                     ErrorCode::InvalidArgument);
   DynamicWindows none = dynamic_windows(on_test_device(host_column(TypeId::Int64, std::vector<int64_t>{})), nullptr, w);
   EXPECT_EQ(none.members.count, int64_t(0));
