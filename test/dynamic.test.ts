@@ -2,7 +2,12 @@
 // offsets, overlapping and gapped periods, calendar windows (weeks, months across month ends and
 // leap days, quarters, years), date, timestamp and integer indexes, groupBy, empty frames and the
 // typed errors; then random sorted timestamps with nulls in the values against DuckDB (range
-// joins of each row to its windows, and time_bucket), eager and lazy.
+// joins of each row to its windows, and time_bucket), eager and lazy; and nodejs-polars where
+// its (older) window rules agree (integer indexes; sub-day, daily and weekly windows no longer
+// than every: it also opens windows before the first truncated start, and aligns months and
+// multi-day durations differently).
+import { createRequire } from "node:module";
+
 import { describe, expect, it } from "vitest";
 
 import { col, DataFrame, GpudfError, len, type ClosedWindow, type DType } from "../src/index.js";
@@ -345,5 +350,52 @@ describe("lazy groupByDynamic and rolling", () => {
     expect(code(() => df.lazy().rolling("t", { period: "1i" }).agg(col("v")))).toBe("ERR_INVALID_ARGUMENT");
     const rolled = df.lazy().rolling("t", { period: "3i" }).mean();
     expect(raw(rolled.collectSync())).toEqual(raw(df.rolling("t", { period: "3i" }).mean()));
+  });
+});
+
+describe("against nodejs-polars", () => {
+  const pl = createRequire(import.meta.url)("nodejs-polars");
+  const rowsOf = (records: Record<string, unknown>[], names: string[]) => records.map((r) => names.map((n) => (r[n] === null || r[n] === undefined ? null : typeof r[n] === "string" ? r[n] : Number(r[n]))));
+
+  it("groupByDynamic and rolling over an integer index, every option", () => {
+    const t = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 30];
+    const pdf = pl.DataFrame({ t, v: t.map((x) => x * 10) }).withColumns(pl.col("t").cast(pl.Int64));
+    const gdf = new DataFrame({ t: BigInt64Array.from(t, BigInt), v: t.map((x) => x * 10) });
+    for (const closed of ["left", "right", "both", "none"] as const) {
+      for (const [every, period, offset] of [["3i", "3i", "0i"], ["3i", "5i", "0i"], ["5i", "2i", "0i"], ["3i", "3i", "-1i"], ["3i", "3i", "1i"], ["4i", "6i", "2i"]] as const) {
+        for (const startBy of ["window", "datapoint"] as const) {
+          const o = { every, period, offset, closed, startBy, includeBoundaries: true };
+          const want = pl.DataFrame(pdf).groupByDynamic({ indexColumn: "t", ...o }).agg(pl.col("v").sum().alias("s"), pl.len().alias("n")).sort("_lower_boundary");
+          const got = gdf.groupByDynamic("t", o).agg(col("v").sum().alias("s"), len().alias("n"));
+          const names = ["_lower_boundary", "_upper_boundary", "t", "s", "n"];
+          expect(rowsOf(got.toRecords(), names), JSON.stringify(o)).toEqual(rowsOf(want.toRecords(), names));
+        }
+      }
+      for (const [period, offset] of [["3i", undefined], ["3i", "0i"], ["4i", "-1i"]] as const) {
+        const want = pdf.groupByRolling({ indexColumn: "t", period, offset, closed }).agg(pl.col("v").sum().alias("s"), pl.len().alias("n"));
+        const got = gdf.rolling("t", { period, offset, closed }).agg(col("v").sum().alias("s"), len().alias("n"));
+        expect(rowsOf(got.toRecords(), ["t", "s", "n"]), `rolling ${closed} ${period} ${offset}`).toEqual(rowsOf(want.toRecords(), ["t", "s", "n"]));
+      }
+    }
+  });
+
+  it("timestamps with hourly, daily and weekly windows, labels and groupBy", () => {
+    const ms = ["2023-02-28", "2024-01-03", "2024-01-31", "2024-02-01", "2024-02-29", "2024-03-01", "2024-03-31", "2024-12-31"].map((s) => Date.parse(s) + 5 * H);
+    const g = ["a", "b", "a", "a", "b", "a", "b", "a"];
+    const pdf = pl.DataFrame({ t: ms, g, v: ms.map((_, i) => i) }).withColumns(pl.col("t").cast(pl.Datetime("ms")));
+    const gdf = new DataFrame({ t: BigInt64Array.from(ms, BigInt), g, v: ms.map((_, i) => i) }).select(col("t").cast("timestamp[ms]"), "g", "v");
+    for (const closed of ["left", "right", "both", "none"] as const) {
+      for (const [every, period, offset] of [["1w", "1w", "0d"], ["1d", "1d", "-3h"], ["6h", "4h", "0h"], ["2h", "2h", "30m"]] as const) {
+        for (const label of ["left", "right", "datapoint"] as const) {
+          for (const by of [undefined, "g"]) {
+            const o = { every, period, offset, closed, label, includeBoundaries: true };
+            const want = pdf.groupByDynamic({ indexColumn: "t", ...o, by }).agg(pl.col("v").sum().alias("s"), pl.len().alias("n")).sort(by ? ["g", "_lower_boundary"] : ["_lower_boundary"]);
+            const got = gdf.groupByDynamic("t", { ...o, groupBy: by }).agg(col("v").sum().alias("s"), len().alias("n"));
+            const names = [...(by ? ["g"] : []), "_lower_boundary", "_upper_boundary", "t", "s", "n"];
+            expect(rowsOf(got.toRecords(), names), `${JSON.stringify(o)} by ${by}`).toEqual(rowsOf(want.toRecords(), names));
+          }
+        }
+      }
+    }
   });
 });
