@@ -23,6 +23,7 @@ export {
 } from "./expr_horizontal.js";
 export { LazyFrame, type ExplainOptions } from "./lazy/lazy_frame.js";
 export { LazyGroupBy } from "./lazy/lazy_groupby.js";
+export { LazyWindowGroupBy } from "./lazy/lazy_dynamic.js"; // installs LazyFrame.groupByDynamic and rolling
 export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";
 export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
 export type { OptimizationFlags } from "./lazy/optimizer/index.js";
@@ -36,6 +37,7 @@ export type { AsSeries, SeriesNamespace } from "./series_methods.js";
 export type { ReduceValue } from "./ops/reduce.js";
 export type { SelectItem } from "./ops/select.js";
 export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
+export { WindowGroupBy, type DynamicGroupByOptions, type RollingOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";

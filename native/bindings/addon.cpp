@@ -92,6 +92,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_groupby(env, exports);
   init_group_top(env, exports);
   init_exec(env, exports);
+  init_dynamic(env, exports);
   return exports;
 }
 

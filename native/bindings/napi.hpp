@@ -120,5 +120,6 @@ void init_join(Napi::Env env, Napi::Object exports);
 void init_groupby(Napi::Env env, Napi::Object exports);
 void init_group_top(Napi::Env env, Napi::Object exports);
 void init_exec(Napi::Env env, Napi::Object exports);
+void init_dynamic(Napi::Env env, Napi::Object exports);
 
 }  // namespace gpudf::js

@@ -15,7 +15,7 @@ function groupFlags(o: { maintainOrder: boolean; sort: boolean; dropNulls: boole
 
 function sourceText(plan: Extract<LogicalPlan, { kind: "scan" }>): string {
   const s = plan.source;
-  const what = s.type === "frame" ? "DataFrame" : `${s.type.toUpperCase()} ${JSON.stringify(s.path)}`;
+  const what = s.type === "frame" ? "DataFrame" : s.type === "eager" ? s.label : `${s.type.toUpperCase()} ${JSON.stringify(s.path)}`;
   const total = plan.sourceSchema.names.length;
   const cols = plan.columns.length === total ? `${total} columns` : `${plan.columns.length} of ${total} columns: ${plan.columns.join(", ")}`;
   const extra = [plan.predicate ? `filter ${formatExpr(plan.predicate)}` : "", plan.nRows !== null ? `first ${plan.nRows} rows` : ""].filter(Boolean);

@@ -40,7 +40,9 @@ export type ScanSource =
   | { readonly type: "frame"; readonly frame: DataFrame }
   | { readonly type: "csv"; readonly path: string; readonly options: NativeCsvOptions }
   | { readonly type: "parquet"; readonly path: string }
-  | { readonly type: "ipc"; readonly path: string };
+  | { readonly type: "ipc"; readonly path: string }
+  /** A frame computed in JS when the plan runs (src/lazy/lazy_dynamic.ts); `label` for explain. */
+  | { readonly type: "eager"; readonly label: string; readonly read: (sync: boolean) => DataFrame | Promise<DataFrame> };
 
 interface Base {
   readonly schema: Schema;

@@ -2,7 +2,8 @@
  * Sources read before a plan runs (Parquet by the native reader; Arrow IPC files in JS until
  * their reader is native): each such scan is read with its projection, Parquet with the
  * predicate pushed into the scan for row-group pruning, and becomes a scan of the frame read.
- * CSV scans and in-memory frames go to native as they are.
+ * "eager" scans (windowed groupings) are computed here the same way. CSV scans and in-memory
+ * frames go to native as they are.
  */
 import type { DataFrame } from "../dataframe.js";
 import { readIPC, readIPCSync } from "../io/ipc.js";
@@ -18,7 +19,7 @@ export interface ReadyPlan {
 }
 
 function fileScans(plan: LogicalPlan, out: Set<ScanNode> = new Set()): Set<ScanNode> {
-  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc")) out.add(plan);
+  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc" || plan.source.type === "eager")) out.add(plan);
   for (const p of inputsOf(plan)) fileScans(p, out);
   return out;
 }
@@ -46,8 +47,13 @@ export async function readSources(plan: LogicalPlan): Promise<ReadyPlan> {
   const read = new Map<ScanNode, DataFrame>();
   try {
     for (const scan of fileScans(plan)) {
-      const src = scan.source as { type: "parquet" | "ipc"; path: string };
-      const df = src.type === "parquet" ? await readParquet(src.path, parquetOptions(scan)) : await readIPC(src.path);
+      const src = scan.source;
+      if (src.type === "eager") {
+        read.set(scan, await src.read(false));
+        continue;
+      }
+      const path = (src as { path: string }).path;
+      const df = src.type === "parquet" ? await readParquet(path, parquetOptions(scan)) : await readIPC(path);
       read.set(scan, src.type === "ipc" ? selectOwned(df, scan.columns) : df);
     }
   } catch (e) {
@@ -63,7 +69,8 @@ export function readSourcesSync(plan: LogicalPlan): ReadyPlan {
   try {
     for (const scan of fileScans(plan)) {
       const path = (scan.source as { path: string }).path;
-      if (scan.source.type === "parquet") read.set(scan, readParquetSync(path, parquetOptions(scan)));
+      if (scan.source.type === "eager") read.set(scan, scan.source.read(true) as DataFrame);
+      else if (scan.source.type === "parquet") read.set(scan, readParquetSync(path, parquetOptions(scan)));
       else read.set(scan, selectOwned(readIPCSync(path), scan.columns));
     }
   } catch (e) {

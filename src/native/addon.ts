@@ -202,6 +202,24 @@ export interface NativeAddon {
    */
   groupTopRows(groups: ColumnHandle, count: number, by: ColumnHandle, n: number, largest: boolean): ColumnHandle;
 
+  // dynamic and rolling windows (native/ops/dynamic/dynamic.hpp)
+  /**
+   * group_by_dynamic's non-empty windows over a sorted index, by (segment, start): lower/upper
+   * (the index's dtype), firstRow (int64 index position), and the row expansion: rows (int64
+   * index positions) with windows (int32 window id per row). segments: int32 ids in runs, or null.
+   */
+  dynamicWindows(
+    index: ColumnHandle,
+    segments: ColumnHandle | null,
+    spec: import("../dynamic.js").NativeWindowSpec,
+  ): { lower: ColumnHandle; upper: ColumnHandle; firstRow: ColumnHandle; rows: ColumnHandle; windows: ColumnHandle; count: number };
+  /** rolling's window per index row (window i = row i, possibly empty) as a row expansion. */
+  rollingWindows(
+    index: ColumnHandle,
+    segments: ColumnHandle | null,
+    spec: import("../dynamic.js").NativeWindowSpec,
+  ): { rows: ColumnHandle; windows: ColumnHandle; count: number };
+
   // query engine (native/exec, native/bindings/exec.cpp)
   /** Runs a physical plan (src/lazy/lower.ts) off the JS thread. */
   execute(nodes: NativePlanNode[], frames: NativePlanFrame[], profile: boolean): Promise<NativeExecResult>;

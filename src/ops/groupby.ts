@@ -72,7 +72,7 @@ function disposeAll(handles: Iterable<ColumnHandle>): void {
 }
 
 /** A frame column by name (shared) or an expression evaluated over every row. */
-function evaluateOver(frame: FrameParts, node: ExprNode): ColumnHandle {
+export function evaluateOver(frame: FrameParts, node: ExprNode): ColumnHandle {
   if (node.op === "col") return share(frame.columns[columnIndex(frame, node.name as string)] as ColumnHandle);
   return evaluate(frame, new Expr(node), frame.height);
 }
@@ -147,6 +147,56 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
 export function plainSlot(node: ExprNode): string | undefined {
   const inner = node.op === "alias" ? node.args[0] : node;
   return inner?.op === "col" ? inner.name : undefined;
+}
+
+/**
+ * The outputs of `plan`, one row per group: each slot's inputs evaluated over the frame (once per
+ * distinct input; gathered through `rows` when given, the row expansion that `groups` numbers),
+ * aggregated per group, then each output evaluated over the slots. The caller owns the result.
+ */
+export function aggregateOutputs(frame: FrameParts, plan: AggregationPlan, groups: ColumnHandle, count: number, rows?: ColumnHandle): ColumnHandle[] {
+  const inputs = new Map<string, ColumnHandle>();
+  const perGroup: ColumnHandle[] = [];
+  const out: ColumnHandle[] = [];
+  try {
+    const memo = new Map<ExprNode, string>();
+    const input = (node: ExprNode): ColumnHandle => {
+      const key = nodeKey(node, memo);
+      let h = inputs.get(key);
+      if (h === undefined) {
+        const whole = evaluateOver(frame, node);
+        if (rows === undefined) h = whole;
+        else {
+          try {
+            h = native.take([whole], rows, frame.height)[0] as ColumnHandle;
+          } finally {
+            whole.dispose();
+          }
+        }
+        inputs.set(key, h);
+      }
+      return h;
+    };
+    const specs = plan.slots.map((slot) => ({ agg: slot.agg, inputs: slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input) }));
+    perGroup.push(...aggregateGroupsMany(specs, groups, count));
+    disposeAll(inputs.values());
+    inputs.clear();
+    return disposeOnError(out, () => {
+      const names = plan.slots.map((_, i) => slotName(i));
+      for (const o of plan.outputs) {
+        const slot = plainSlot(o.node);
+        out.push(
+          slot !== undefined
+            ? share(perGroup[names.indexOf(slot)] as ColumnHandle)
+            : native.evalExpr(serializeExpr(o.node), names, perGroup, count),
+        );
+      }
+      return out;
+    });
+  } finally {
+    disposeAll(inputs.values());
+    disposeAll(perGroup);
+  }
 }
 
 /** The dtypes a shortcut's kind accepts (others are skipped by the shortcut). */
@@ -272,41 +322,12 @@ export class GroupBy implements GroupVerbs<DataFrame> {
     const plan = planAggregations(flat as Expr[]);
     checkUniqueNames([...this.#keyNames(), ...plan.outputs.map((o) => o.name)], "; use alias()");
     return this.#grouped((frame, keys, { groups, firstRows, count }) => {
-      const inputs = new Map<string, ColumnHandle>();
-      const perGroup: ColumnHandle[] = [];
       const out: ColumnHandle[] = [];
-      try {
-        const memo = new Map<ExprNode, string>();
-        const input = (node: ExprNode): ColumnHandle => {
-          const key = nodeKey(node, memo);
-          let h = inputs.get(key);
-          if (h === undefined) {
-            h = evaluateOver(frame, node);
-            inputs.set(key, h);
-          }
-          return h;
-        };
-        const specs = plan.slots.map((slot) => ({ agg: slot.agg, inputs: slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input) }));
-        perGroup.push(...aggregateGroupsMany(specs, groups, count));
-        disposeAll(inputs.values());
-        inputs.clear();
-        return disposeOnError(out, () => {
-          out.push(...native.take(keys, firstRows, frame.height));
-          const names = plan.slots.map((_, i) => slotName(i));
-          for (const o of plan.outputs) {
-            const slot = plainSlot(o.node);
-            out.push(
-              slot !== undefined
-                ? share(perGroup[names.indexOf(slot)] as ColumnHandle)
-                : native.evalExpr(serializeExpr(o.node), names, perGroup, count),
-            );
-          }
-          return { names: [...this.#keyNames(), ...plan.outputs.map((o) => o.name)], columns: out };
-        });
-      } finally {
-        disposeAll(inputs.values());
-        disposeAll(perGroup);
-      }
+      return disposeOnError(out, () => {
+        out.push(...native.take(keys, firstRows, frame.height));
+        out.push(...aggregateOutputs(frame, plan, groups, count));
+        return { names: [...this.#keyNames(), ...plan.outputs.map((o) => o.name)], columns: out };
+      });
     });
   }
 
