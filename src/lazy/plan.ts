@@ -40,7 +40,8 @@ export type ScanSource =
   | { readonly type: "frame"; readonly frame: DataFrame }
   | { readonly type: "csv"; readonly path: string; readonly options: NativeCsvOptions }
   | { readonly type: "parquet"; readonly path: string }
-  | { readonly type: "ipc"; readonly path: string };
+  | { readonly type: "ipc"; readonly path: string }
+  | { readonly type: "ndjson"; readonly path: string };
 
 interface Base {
   readonly schema: Schema;

@@ -1,11 +1,13 @@
 /**
- * Sources read before a plan runs (Parquet by the native reader; Arrow IPC files in JS until
- * their reader is native): each such scan is read with its projection, Parquet with the
+ * Sources read before a plan runs (Parquet and NDJSON by the native readers; Arrow IPC files in
+ * JS until their reader is native): each such scan is read with its projection, Parquet with the
  * predicate pushed into the scan for row-group pruning, and becomes a scan of the frame read.
  * CSV scans and in-memory frames go to native as they are.
  */
 import type { DataFrame } from "../dataframe.js";
+import type { DType } from "../dtypes.js";
 import { readIPC, readIPCSync } from "../io/ipc.js";
+import { readNDJSON, readNDJSONSync, type ReadJSONOptions } from "../io/json.js";
 import type { ExprNode } from "../expr.js";
 import { readParquet, readParquetSync, type ReadParquetOptions } from "../io/parquet.js";
 import { PRUNE_ONLY } from "../io/parquet_read.js";
@@ -18,7 +20,7 @@ export interface ReadyPlan {
 }
 
 function fileScans(plan: LogicalPlan, out: Set<ScanNode> = new Set()): Set<ScanNode> {
-  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc")) out.add(plan);
+  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc" || plan.source.type === "ndjson")) out.add(plan);
   for (const p of inputsOf(plan)) fileScans(p, out);
   return out;
 }
@@ -46,8 +48,13 @@ export async function readSources(plan: LogicalPlan): Promise<ReadyPlan> {
   const read = new Map<ScanNode, DataFrame>();
   try {
     for (const scan of fileScans(plan)) {
-      const src = scan.source as { type: "parquet" | "ipc"; path: string };
-      const df = src.type === "parquet" ? await readParquet(src.path, parquetOptions(scan)) : await readIPC(src.path);
+      const src = scan.source as { type: "parquet" | "ipc" | "ndjson"; path: string };
+      const df =
+        src.type === "parquet"
+          ? await readParquet(src.path, parquetOptions(scan))
+          : src.type === "ndjson"
+            ? await readNDJSON(src.path, ndjsonOptions(scan))
+            : await readIPC(src.path);
       read.set(scan, src.type === "ipc" ? selectOwned(df, scan.columns) : df);
     }
   } catch (e) {
@@ -64,6 +71,7 @@ export function readSourcesSync(plan: LogicalPlan): ReadyPlan {
     for (const scan of fileScans(plan)) {
       const path = (scan.source as { path: string }).path;
       if (scan.source.type === "parquet") read.set(scan, readParquetSync(path, parquetOptions(scan)));
+      else if (scan.source.type === "ndjson") read.set(scan, readNDJSONSync(path, ndjsonOptions(scan)));
       else read.set(scan, selectOwned(readIPCSync(path), scan.columns));
     }
   } catch (e) {
@@ -79,6 +87,12 @@ function parquetOptions(scan: ScanNode): ReadParquetOptions {
   if (scan.predicate !== null) options[PRUNE_ONLY] = scan.predicate;
   if (scan.nRows !== null) options.nRows = scan.nRows;
   return options;
+}
+
+/** An NDJSON scan's read: only its columns, with the dtypes fixed when the scan was made. */
+function ndjsonOptions(scan: ScanNode): ReadJSONOptions {
+  const schema = Object.fromEntries(scan.columns.map((c) => [c, scan.sourceSchema.dtypes[scan.sourceSchema.names.indexOf(c)]]));
+  return { schema: schema as Record<string, DType>, ...(scan.nRows !== null ? { nRows: scan.nRows } : {}) };
 }
 
 function selectOwned(df: DataFrame, columns: readonly string[]): DataFrame {
