@@ -317,7 +317,12 @@ void rethrow_first(const std::vector<std::exception_ptr>& errors) {
 
 }  // namespace
 
-JsonResult read_json(const std::vector<JsonInput>& inputs, const JsonOptions& o, Device& target) {
+JsonResult read_json(const std::vector<JsonInput>& given, const JsonOptions& o, Device& target) {
+  // A leading UTF-8 byte order mark is skipped (as readCSV does).
+  std::vector<JsonInput> inputs(given);
+  for (JsonInput& in : inputs) {
+    if (in.size >= 3 && std::memcmp(in.data, "\xEF\xBB\xBF", 3) == 0) in.data += 3, in.size -= 3;
+  }
   std::unordered_set<std::string> selected(o.select_names.begin(), o.select_names.end());
   const bool select = !o.select_names.empty() || o.exact_schema;
 

@@ -107,6 +107,14 @@ TEST(json, inference_and_nulls) {
   EXPECT_EQ(read_strings(r.columns[3]), (std::vector<std::optional<std::string>>{"true", "3"}));
 }
 
+TEST(json, a_byte_order_mark_is_skipped) {
+  json::JsonResult r = read("\xEF\xBB\xBF{\"a\":1}\n");
+  EXPECT_EQ(r.names, (std::vector<std::string>{"a"}));
+  json::JsonOptions array;
+  array.ndjson = false;
+  EXPECT_EQ(read("\xEF\xBB\xBF[{\"a\":1}]", array).columns[0]->size(), int64_t(1));
+}
+
 TEST(json, chunked_ndjson_equals_one_chunk) {
   // Over 1 MiB so the input is cut into several chunks; nRows parses it as one.
   std::string text;
