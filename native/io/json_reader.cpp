@@ -43,6 +43,10 @@ struct ChunkColumn {
 struct Chunk {
   const JsonInput* input = nullptr;
   int64_t begin = 0, end = 0;
+  /// A JSON array's chunk: records separated by commas, without the brackets (false: the
+  /// whole document, or NDJSON lines). `sole`: the array's only chunk (it may be empty).
+  bool elements = false;
+  bool sole = false;
   std::vector<ChunkColumn> cols;
   std::vector<std::pair<std::string, int32_t>> keys;  // key -> column (-1: not read)
   std::unordered_map<std::string, int32_t> key_index;
@@ -78,6 +82,14 @@ class ChunkParser {
       return;
     }
     Lexer lex(in.data, c_.begin, c_.end, in.label);
+    if (c_.elements) {
+      if (c_.sole && lex.at_end()) return;
+      while (true) {
+        one_record(lex);
+        if (lex.at_end()) return;
+        lex.expect(',', "expected ',' or ']' after a record in the array");
+      }
+    }
     lex.expect('[', "expected '[' (readJSON reads a top-level array of records; readNDJSON one record per line)");
     if (lex.peek() == ']') {
       lex.expect(']', "");
@@ -188,6 +200,55 @@ void split_ndjson(const JsonInput& in, int64_t parts, std::vector<Chunk>& out) {
     out.push_back(std::move(c));
     begin = end;
   }
+}
+
+/// Splits a JSON array into chunks of whole records (cut at top-level commas, about `parts`
+/// of them) by a pass that follows only strings and brackets. False when that pass finds the
+/// document broken: the caller then parses it as one chunk, which names the error.
+bool split_array(const JsonInput& in, int64_t parts, std::vector<Chunk>& out) {
+  const char* d = in.data;
+  const int64_t n = in.size;
+  int64_t p = 0;
+  auto ws = [&] {
+    while (p < n && (d[p] == ' ' || d[p] == '\t' || d[p] == '\n' || d[p] == '\r')) ++p;
+  };
+  ws();
+  if (p >= n || d[p] != '[') return false;
+  const int64_t body = ++p;
+  const int64_t target = std::max(kMinChunkBytes, (n - body) / std::max<int64_t>(parts, 1));
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  int64_t depth = 0, begin = body;
+  for (; p < n; ++p) {
+    const char c = d[p];
+    if (c == '"') {
+      for (++p; p < n && d[p] != '"'; ++p)
+        if (d[p] == '\\') ++p;
+      if (p >= n) return false;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (depth == 0) break;
+      --depth;
+    } else if (c == ',' && depth == 0 && p - begin >= target) {
+      spans.emplace_back(begin, p);
+      begin = p + 1;
+    }
+  }
+  if (p >= n || d[p] != ']') return false;
+  spans.emplace_back(begin, p);
+  ++p;
+  ws();
+  if (p != n) return false;
+  for (const auto& [b, e] : spans) {
+    Chunk c;
+    c.input = &in;
+    c.begin = b;
+    c.end = e;
+    c.elements = true;
+    c.sole = spans.size() == 1;
+    out.push_back(std::move(c));
+  }
+  return true;
 }
 
 /// The dtype a column's value kinds join to.
@@ -332,6 +393,8 @@ JsonResult read_json(const std::vector<JsonInput>& given, const JsonOptions& o, 
   for (const JsonInput& in : inputs) {
     if (o.ndjson && o.n_rows < 0) {
       split_ndjson(in, parts, chunks);
+    } else if (o.n_rows < 0 && in.size >= 2 * kMinChunkBytes && split_array(in, parts, chunks)) {
+      // cut into chunks of whole records
     } else {
       Chunk c;
       c.input = &in;

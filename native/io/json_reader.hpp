@@ -1,8 +1,9 @@
 // The native JSON / NDJSON reader: records (objects of scalar values) straight into columns.
 //
 // 1. Records: NDJSON input is cut at line breaks into one chunk per task (a JSON string holds
-//    no raw line break, so every line is a whole record; blank lines are skipped); a JSON array
-//    is one chunk.
+//    no raw line break, so every line is a whole record; blank lines are skipped); a large JSON
+//    array is cut at top-level commas by a pass that follows only strings and brackets (a
+//    small one, or one that pass finds broken, is one chunk).
 // 2. Each chunk is parsed on its own thread into per-key cells (kind and value; a string
 //    without escapes stays a view of the input), columns in the order their keys first appear.
 // 3. The chunks' schemas are unified (columns by first appearance over the inputs in order;

@@ -1,6 +1,7 @@
 // io/json: the lexer (escapes, UTF-8, numbers, skipping nested values, errors), the reader
 // (inference, chunked NDJSON equal to one chunk, dtypes, projection) and the writer read back,
 // and every prefix of a document read without a crash (a table or a typed error).
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -135,6 +136,40 @@ TEST(json, chunked_ndjson_equals_one_chunk) {
   EXPECT_EQ(read_strings(all.columns[1]), read_strings(one.columns[1]));
   EXPECT_EQ(read_values<double>(all.columns[2]), read_values<double>(one.columns[2]));
   EXPECT_EQ(all.columns[2]->null_count(), int64_t(59999));
+}
+
+TEST(json, chunked_array_equals_one_chunk) {
+  std::string text = "[\n";
+  for (int i = 0; i < 80000; ++i) {
+    if (i) text += ",\n";
+    text += "{\"k\":" + std::to_string(i) + ",\"s\":\"a,]}\\\"" + std::to_string(i % 7) + "\",\"n\":[{\"x\":\"]\"}]}";
+  }
+  text += "\n]\n";
+  json::JsonOptions o;
+  o.ndjson = false;
+  o.select_names = {"k", "s"};
+  json::JsonResult all = read(text, o);
+  o.n_rows = 1 << 30;
+  json::JsonResult one = read(text, o);
+  ASSERT_EQ(all.columns.size(), size_t(2));
+  EXPECT_EQ(all.columns[0]->size(), int64_t(80000));
+  EXPECT_EQ(read_values<int64_t>(all.columns[0]), read_values<int64_t>(one.columns[0]));
+  EXPECT_EQ(read_strings(all.columns[1]), read_strings(one.columns[1]));
+  EXPECT_EQ(read_strings(all.columns[1])[3], std::optional<std::string>("a,]}\"3"));
+  // Broken documents of that size are named as one chunk names them.
+  json::JsonOptions p;
+  p.ndjson = false;
+  p.select_names = {"k"};
+  const std::string trailing_comma = text.substr(0, text.size() - 3) + ",\n]\n";
+  EXPECT_TRUE(error_of(trailing_comma, ErrorCode::JsonParse, p).find("expected '{'") != std::string::npos);
+  const std::string garbage = text + "x";
+  EXPECT_TRUE(error_of(garbage, ErrorCode::JsonParse, p).find("trailing characters after the array") != std::string::npos);
+  std::string bad = text;
+  const size_t at = text.find("\"k\":", text.size() / 2) + 3;
+  bad[at] = '@';
+  const std::string line = "line " + std::to_string(1 + std::count(text.begin(), text.begin() + int64_t(at), '\n')) + " ";
+  const std::string msg = error_of(bad, ErrorCode::JsonParse, p);
+  EXPECT_TRUE(msg.find(line) != std::string::npos && msg.find("expected ':'") != std::string::npos);
 }
 
 TEST(json, dtypes_schema_and_projection) {

@@ -141,7 +141,7 @@ export function readNDJSONSync(source: JsonSource, options: ReadJSONOptions = {}
 
 /**
  * Reads a JSON document holding a top-level array of records (objects of scalar values) as a
- * frame, natively and off the JS thread (one thread per document).
+ * frame, natively and off the JS thread (a large document in parallel chunks of records).
  *
  * @example
  * import { readJSON } from "gpudf";
