@@ -415,6 +415,8 @@ describe("scanNDJSON", () => {
     await expect(lf.collect()).rejects.toMatchObject({ code: "ERR_JSON_PARSE", message: expect.stringMatching(/line 3, column "a": 3.5/) });
     expect(scanNDJSON(path).schema).toEqual({ a: "float64", b: "utf8" });
     expect(rows(await scanNDJSON(path).head(1).collect())).toEqual([{ a: 1, b: "x" }]);
+    expect(rows(await scanNDJSON(path, { nRows: 2 }).select("a").collect())).toEqual([{ a: 1n }, { a: 2n }]);
+    expect(rows(scanNDJSON(path, { nRows: 2 }).tail(1).collectSync())).toEqual([{ a: 2n, b: "y" }]);
     expect(() => scanNDJSON(path, { rowIndex: "i" } as never)).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
   });
 });

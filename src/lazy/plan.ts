@@ -41,7 +41,7 @@ export type ScanSource =
   | { readonly type: "csv"; readonly path: string; readonly options: NativeCsvOptions }
   | { readonly type: "parquet"; readonly path: string }
   | { readonly type: "ipc"; readonly path: string }
-  | { readonly type: "ndjson"; readonly path: string };
+  | { readonly type: "ndjson"; readonly path: string; readonly nRows: number | null };
 
 interface Base {
   readonly schema: Schema;

@@ -135,7 +135,7 @@ export function scanNDJSON(source: string | readonly string[], options: ScanNDJS
       const infer = options.inferSchemaLength ?? 100;
       const limit = infer === 0 || infer === Infinity ? options.nRows : Math.min(infer, options.nRows ?? Infinity);
       const schema = schemaOfFrame(readNDJSONSync(path, { ...options, ...(limit === undefined ? {} : { nRows: limit }) }));
-      return LazyFrame.scan({ type: "ndjson", path }, schema);
+      return LazyFrame.scan({ type: "ndjson", path, nRows: options.nRows ?? null }, schema);
     }),
   );
 }

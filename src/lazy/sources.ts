@@ -92,7 +92,8 @@ function parquetOptions(scan: ScanNode): ReadParquetOptions {
 /** An NDJSON scan's read: only its columns, with the dtypes fixed when the scan was made. */
 function ndjsonOptions(scan: ScanNode): ReadJSONOptions {
   const schema = Object.fromEntries(scan.columns.map((c) => [c, scan.sourceSchema.dtypes[scan.sourceSchema.names.indexOf(c)]]));
-  return { schema: schema as Record<string, DType>, ...(scan.nRows !== null ? { nRows: scan.nRows } : {}) };
+  const limits = [scan.nRows, (scan.source as { nRows: number | null }).nRows].filter((n): n is number => n !== null);
+  return { schema: schema as Record<string, DType>, ...(limits.length > 0 ? { nRows: Math.min(...limits) } : {}) };
 }
 
 function selectOwned(df: DataFrame, columns: readonly string[]): DataFrame {
