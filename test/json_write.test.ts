@@ -64,6 +64,17 @@ describe("writing", () => {
     expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("uint64 values past int64 and int64 extremes round trip exactly", () => {
+    const df = new DataFrame({ u: new Series("u", [18446744073709551615n, 9223372036854775808n, 0n], "uint64"), i: new Series("i", [-9223372036854775808n, 9223372036854775807n, null]) });
+    const text = df.writeNDJSONSync();
+    expect(text).toBe('{"u":18446744073709551615,"i":-9223372036854775808}\n{"u":9223372036854775808,"i":9223372036854775807}\n{"u":0,"i":null}\n');
+    const back = nd(text, { schema: { u: "uint64", i: "int64" } });
+    expect(back.toRecords()).toEqual(df.toRecords());
+    expect(() => nd('{"u":18446744073709551616}\n', { schema: { u: "uint64" } })).toThrow(expect.objectContaining({ code: "ERR_JSON_PARSE" }));
+    expect(() => nd('{"u":-1}\n', { schema: { u: "uint64" } })).toThrow(expect.objectContaining({ code: "ERR_JSON_PARSE" }));
+    [df, back].forEach((f) => f.dispose());
+  });
+
   it("a write to a path that cannot be written is ERR_IO and leaves no temporary file; arguments are checked", async () => {
     const df = frame();
     await expect(df.writeNDJSON(join(dir, "no-such-dir", "x.ndjson"))).rejects.toMatchObject({ code: "ERR_IO" });

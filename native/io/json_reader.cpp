@@ -287,6 +287,14 @@ struct CellWriter {
         int64_t v;
         return c.kind == Kind::Str && csv::parse_instant(ch.text(c), T, v) && (*dst = v, true);
       } else {
+        if constexpr (std::is_same_v<S, uint64_t>) {
+          // Integers past int64 parse as floats; uint64 takes them up to 2^64-1.
+          if (c.kind == Kind::Float) {
+            const std::string_view t = ch.text(c);
+            auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), *dst);
+            return ec == std::errc() && p == t.data() + t.size();
+          }
+        }
         if (c.kind != Kind::Int) return false;
         if constexpr (std::is_unsigned_v<S>) {
           if (c.v < 0 || uint64_t(c.v) > uint64_t(std::numeric_limits<S>::max())) return false;
