@@ -95,6 +95,12 @@ describe("readNDJSON: values and inferred dtypes", () => {
     expect(rows(objs)).toEqual([{ a: null }, { a: null }, { a: 1n }]);
   });
 
+  it("a view into a larger buffer reads only its bytes", async () => {
+    const whole = Buffer.from('xx{"a":1}\n{"a":2}\nyy');
+    expect(rows(readNDJSONSync(whole.subarray(2, whole.length - 2)))).toEqual([{ a: 1n }, { a: 2n }]);
+    expect(rows(await readNDJSON(new Uint8Array(whole.buffer, whole.byteOffset + 2, whole.length - 4)))).toEqual([{ a: 1n }, { a: 2n }]);
+  });
+
   it("a key repeated in a record: the last value counts", () => {
     expect(rows(nd('{"a":1,"a":2}\n'))).toEqual([{ a: 2n }]);
   });
