@@ -39,6 +39,11 @@ describe("writing", () => {
     const inf = new DataFrame({ x: [Infinity, -Infinity, 1e21, -0, 5e-324] });
     expect(inf.writeNDJSONSync()).toBe('{"x":null}\n{"x":null}\n{"x":1e+21}\n{"x":-0.0}\n{"x":5e-324}\n');
     inf.dispose();
+    const named = new DataFrame({ 'a"b\\': [1n], "é\n": ["x"] });
+    expect(named.writeNDJSONSync()).toBe('{"a\\"b\\\\":1,"é\\n":"x"}\n');
+    const named2 = nd(named.writeNDJSONSync());
+    expect(named2.columns).toEqual(['a"b\\', "é\n"]);
+    [named, named2].forEach((f) => f.dispose());
     const none = new DataFrame({});
     expect(none.writeJSONSync()).toBe("[]");
     none.dispose();
