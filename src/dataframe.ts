@@ -14,6 +14,7 @@ import { formatFrame } from "./format.js";
 import { jsonValue, needsJsonValue } from "./json_values.js";
 import { writeCSV, writeCSVSync, type WriteCSVOptions } from "./io/csv.js";
 import { writeIPC, writeIPCSync, type WriteIPCOptions } from "./io/ipc.js";
+import { writeJsonText, writeJsonTextSync } from "./io/json.js";
 import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
@@ -614,6 +615,52 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   writeCSVSync(path?: undefined, options?: WriteCSVOptions): string;
   writeCSVSync(path?: string, options?: WriteCSVOptions): string | undefined {
     return writeCSVSync(this.columns, this.#live(), path, options);
+  }
+
+  /**
+   * Writes NDJSON (one object per line) to `path`, or resolves with the text when no path is
+   * given. Formatting and writing run natively, off the JS thread; a failed write leaves what was
+   * at the path. NaN and infinities are written as null; dates and timestamps as ISO-8601 strings.
+   *
+   * @example
+   * await df.writeNDJSON("out.ndjson");
+   * const text = await df.writeNDJSON();
+   */
+  writeNDJSON(path: string): Promise<undefined>;
+  writeNDJSON(path?: undefined): Promise<string>;
+  writeNDJSON(path?: string): Promise<string | undefined>;
+  async writeNDJSON(path?: string): Promise<string | undefined> {
+    return await writeJsonText(this.columns, this.#live(), true, path);
+  }
+
+  /** writeNDJSON's blocking form. @example df.writeNDJSONSync("out.ndjson"); */
+  writeNDJSONSync(path: string): undefined;
+  writeNDJSONSync(path?: undefined): string;
+  writeNDJSONSync(path?: string): string | undefined;
+  writeNDJSONSync(path?: string): string | undefined {
+    return writeJsonTextSync(this.columns, this.#live(), true, path);
+  }
+
+  /**
+   * Writes a JSON array of records (`[{...},{...}]`) to `path`, or resolves with the text when no
+   * path is given; as writeNDJSON otherwise.
+   *
+   * @example
+   * await df.writeJSON("out.json");
+   */
+  writeJSON(path: string): Promise<undefined>;
+  writeJSON(path?: undefined): Promise<string>;
+  writeJSON(path?: string): Promise<string | undefined>;
+  async writeJSON(path?: string): Promise<string | undefined> {
+    return await writeJsonText(this.columns, this.#live(), false, path);
+  }
+
+  /** writeJSON's blocking form. @example df.writeJSONSync("out.json"); */
+  writeJSONSync(path: string): undefined;
+  writeJSONSync(path?: undefined): string;
+  writeJSONSync(path?: string): string | undefined;
+  writeJSONSync(path?: string): string | undefined {
+    return writeJsonTextSync(this.columns, this.#live(), false, path);
   }
 
   /**

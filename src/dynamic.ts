@@ -27,19 +27,19 @@ export interface DynamicGroupByOptions {
   /** Windows start this often ("1h", "1d", "1w", "1mo", "2i" for an integer index). */
   every: string;
   /** Each window's length (default `every`). */
-  period?: string;
+  period?: string | undefined;
   /** Shifts the window starts (default 0; may be negative, e.g. "-1h"). */
-  offset?: string;
+  offset?: string | undefined;
   /** Default "left": [start, end). */
-  closed?: ClosedWindow;
+  closed?: ClosedWindow | undefined;
   /** Default "left": the index column holds the window's start. */
-  label?: WindowLabel;
+  label?: WindowLabel | undefined;
   /** Adds `_lower_boundary` and `_upper_boundary` columns (default false). */
-  includeBoundaries?: boolean;
+  includeBoundaries?: boolean | undefined;
   /** Windows per group of these keys (the index sorted within each group). */
-  groupBy?: GroupKey | readonly GroupKey[];
+  groupBy?: GroupKey | readonly GroupKey[] | undefined;
   /** "window" (default): the first window starts at the first value truncated to `every`; "datapoint": at the first value. */
-  startBy?: "window" | "datapoint";
+  startBy?: "window" | "datapoint" | undefined;
 }
 
 /** Options of `DataFrame.rolling`. */
@@ -47,11 +47,11 @@ export interface RollingOptions {
   /** Each window's length ("10m", "3d", "1mo", "5i"). */
   period: string;
   /** Window i starts at t_i + offset (default -period: the window ends at t_i). */
-  offset?: string;
+  offset?: string | undefined;
   /** Default "right": (t_i + offset, t_i + offset + period]. */
-  closed?: ClosedWindow;
+  closed?: ClosedWindow | undefined;
   /** Windows per group of these keys (the index sorted within each group). */
-  groupBy?: GroupKey | readonly GroupKey[];
+  groupBy?: GroupKey | readonly GroupKey[] | undefined;
 }
 
 /** The resolved windowing: everything native needs, plus the output's shape. */

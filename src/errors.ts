@@ -76,6 +76,13 @@ export class CsvParseError extends GpudfError {
   }
 }
 
+/** JSON or NDJSON text that cannot be parsed; the message names the line (and the file). */
+export class JsonParseError extends GpudfError {
+  constructor(message: string) {
+    super("ERR_JSON_PARSE", message);
+  }
+}
+
 /** A Parquet file that cannot be read; the message names the file, column and row group. */
 export class ParquetError extends GpudfError {
   constructor(message: string) {
@@ -110,6 +117,7 @@ export const ERROR_CLASSES: Record<string, new (message: string) => GpudfError> 
   ERR_DEVICE_UNAVAILABLE: DeviceUnavailableError,
   ERR_IO: IoError,
   ERR_CSV_PARSE: CsvParseError,
+  ERR_JSON_PARSE: JsonParseError,
   ERR_PARQUET: ParquetError,
   ERR_CAST: CastError,
   ERR_INTERNAL: InternalError,

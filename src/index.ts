@@ -24,7 +24,7 @@ export {
 export { LazyFrame, type ExplainOptions } from "./lazy/lazy_frame.js";
 export { LazyGroupBy } from "./lazy/lazy_groupby.js";
 export { LazyWindowGroupBy } from "./lazy/lazy_dynamic.js"; // installs LazyFrame.groupByDynamic and rolling
-export { scanCSV, scanParquet, scanIPC, type ScanCSVOptions } from "./lazy/scan.js";
+export { scanCSV, scanParquet, scanIPC, scanNDJSON, type ScanCSVOptions, type ScanNDJSONOptions } from "./lazy/scan.js";
 export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
 export type { OptimizationFlags } from "./lazy/optimizer/index.js";
 export type { FrameVerbs, GroupVerbs } from "./ops/verbs.js";
@@ -42,6 +42,18 @@ export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_wi
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
+export {
+  readJSON,
+  readJSONSync,
+  readNDJSON,
+  readNDJSONSync,
+  writeJSON,
+  writeJSONSync,
+  writeNDJSON,
+  writeNDJSONSync,
+  type JsonSource,
+  type ReadJSONOptions,
+} from "./io/json.js";
 export {
   parquetMetadata,
   readParquet,
@@ -69,6 +81,7 @@ export {
   DeviceUnavailableError,
   IoError,
   CsvParseError,
+  JsonParseError,
   ParquetError,
   CastError,
   InternalError,

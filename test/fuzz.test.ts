@@ -1,4 +1,4 @@
-// The fuzzers of test/fuzz/ at CI size: 10,000 seeded cases over the API, the CSV, IPC and
+// The fuzzers of test/fuzz/ at CI size: 10,000 seeded cases over the API, the CSV, JSON, IPC and
 // Parquet readers and the native expression decoder, each batch in a child process with a
 // timeout. `npm run fuzz -- --cases N` runs as many as asked.
 import { describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ describe("fuzz", () => {
       cases: 10_000,
       seed: Number(process.env["GPUDF_FUZZ_SEED"] ?? 1),
       jobs: 2,
-      weights: { api: 1, parquet: 1, ipc: 2, csv: 3, expr: 3 },
+      weights: { api: 1, parquet: 1, ipc: 2, csv: 3, json: 2, expr: 3 },
       timeoutMs: 120_000,
     });
     console.log(summary(counts));

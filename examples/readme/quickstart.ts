@@ -1,4 +1,4 @@
-import { DataFrame, col, device, len, readCSV, when } from "gpudf";
+import { DataFrame, col, device, len, readCSV, readNDJSON, when } from "gpudf";
 
 console.log(device().name); // "cpu" here — "cuda" where a GPU and driver are present
 
@@ -30,6 +30,9 @@ await out.writeParquet("out.parquet");
 await out.writeCSV("out.csv");  // written natively, off the JS thread (writeCSVSync blocks)
 const back = await readCSV("out.csv", { tryParseDates: true }); // parsed natively, off the JS thread
 console.log(back.shape);     // [ 2, 5 ]: height, width
+await out.writeNDJSON("out.ndjson"); // writeJSON: an array of records
+const events = await readNDJSON("out.ndjson"); // NDJSON (readJSON: an array of records), in parallel
+console.log(events.columns); // [ 'city', 'fare', 'trips', 'vs_mean', 'load' ]
 df.dispose();               // frees native memory now (the GC is only the safety net)
-out.dispose(); back.dispose();
+out.dispose(); back.dispose(); events.dispose();
 byCity.dispose(); names.dispose(); joined.dispose();

@@ -83,6 +83,7 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   init_arrow(env, exports);
   init_values(env, exports);
   init_csv(env, exports);
+  init_json(env, exports);
   init_parquet(env, exports);
   init_reduce(env, exports);
   init_expr(env, exports);

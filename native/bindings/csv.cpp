@@ -11,7 +11,9 @@
 #include <optional>
 
 #include "bindings/napi.hpp"
+#include "bindings/read_source.hpp"
 #include "bindings/read_worker.hpp"
+#include "bindings/write_worker.hpp"
 #include "core/error.hpp"
 #include "io/csv_reader.hpp"
 #include "io/csv_writer.hpp"
@@ -85,55 +87,13 @@ csv::CsvOptions parse_options(const Napi::Value& value) {
   return opt;
 }
 
-/// The bytes to parse: a file read on the worker thread, or a Buffer's bytes. A worker thread
-/// reads its own copy (`owned`): JS may detach or transfer the buffer while the parse runs,
-/// which frees its memory whatever reference is held. The synchronous read parses in place.
-struct Source {
-  bool is_path = false;
-  std::string path;
-  std::vector<char> owned;
-  const char* data = nullptr;
-  int64_t size = 0;
-  std::unique_ptr<csv::MappedFile> mapped;
-
-  Source(const Napi::Value& v, bool copy) {
-    if (v.IsString()) {
-      is_path = true;
-      path = v.As<Napi::String>().Utf8Value();
-      GPUDF_EXPECTS(!path.empty(), Io, "cannot read \"\": an empty path");
-      return;
-    }
-    GPUDF_EXPECTS(v.IsTypedArray(), InvalidArgument, "readCSV expects a path or a Buffer");
-    const TypedBytes bytes = typed_array_bytes(v, "readCSV's source");
-    data = reinterpret_cast<const char*>(bytes.data);
-    size = bytes.size;
-    if (copy) {
-      owned.assign(data, data + size);
-      data = owned.data();
-    }
-  }
-  /// Loads the file when the source is a path (no JS access: safe on a worker thread).
-  void load() {
-    if (!is_path) return;
-    mapped = std::make_unique<csv::MappedFile>(path);
-    data = mapped->data();
-    size = mapped->size();
-  }
-  /// Lets the parser drop the pages of a mapped file it has parsed (nothing for a Buffer).
-  csv::ReleaseFn release() const {
-    if (!mapped) return {};
-    const csv::MappedFile* m = mapped.get();
-    return [m](int64_t b, int64_t e) { m->release(b, e); };
-  }
-};
-
 /// readCSV's async form: the source loaded (a file mapped) and parsed on a worker thread.
 class CsvWorker : public ProgressReadWorker<csv::CsvResult> {
  public:
   CsvWorker(Napi::Env env, const Napi::Value& source, csv::CsvOptions options, Device& device,
             const Napi::Value& on_progress)
       : ProgressReadWorker(env, "gpudf.readCSV", on_progress, wrap_named_columns<csv::CsvResult>),
-        source_(source, true),
+        source_(source, true, "readCSV"),
         options_(std::move(options)),
         device_(device) {}
 
@@ -163,7 +123,7 @@ Napi::Value ReadCSV(const Napi::CallbackInfo& info) {
 Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    Source source(info[0], false);
+    Source source(info[0], false, "readCSV");
     csv::CsvOptions options = parse_options(info[1]);
     source.load();
     csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env), {}, source.release());
@@ -217,64 +177,11 @@ struct CsvWriteJob {
   }
 };
 
-/// writeCSV's worker: formatting and writing run off the JS thread.
-class CsvWriteWorker : public Napi::AsyncWorker {
- public:
-  CsvWriteWorker(Napi::Env env, const Napi::CallbackInfo& info)
-      : Napi::AsyncWorker(env, "gpudf.writeCSV"), deferred_(Napi::Promise::Deferred::New(env)), job_(info) {}
-  Napi::Promise promise() { return deferred_.Promise(); }
-
-  void Execute() override {
-    // Nothing may escape a worker thread: a failure is kept and reported in OnOK.
-    try {
-      text_ = job_.run();
-    } catch (...) {
-      error_ = std::current_exception();
-    }
-    job_.columns.clear();
-  }
-
-  void OnOK() override {
-    Napi::HandleScope scope(Env());
-    if (error_) {
-      deferred_.Reject(error_from(Env(), error_));
-      return;
-    }
-    try {
-      deferred_.Resolve(job_.path ? Env().Undefined() : Napi::String::New(Env(), text_));
-    } catch (...) {
-      deferred_.Reject(error_from_current(Env()));
-    }
-  }
-
- private:
-  Napi::Promise::Deferred deferred_;
-  CsvWriteJob job_;
-  std::string text_;
-  std::exception_ptr error_;
-};
-
 // writeCSV(names, columns, options, path | null) -> Promise<string (no path) | undefined>
-Napi::Value WriteCSV(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  return guarded(env, [&]() -> Napi::Value {
-    auto* worker = new CsvWriteWorker(env, info);
-    Napi::Promise promise = worker->promise();
-    worker->Queue();
-    return promise;
-  });
-}
+Napi::Value WriteCSV(const Napi::CallbackInfo& info) { return queue_write<CsvWriteJob>(info, "gpudf.writeCSV"); }
 
 // writeCSVSync(names, columns, options, path | null) -> string (no path) or undefined
-Napi::Value WriteCSVSync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  return guarded(env, [&]() -> Napi::Value {
-    CsvWriteJob job(info);
-    std::string text = job.run();
-    if (job.path) return env.Undefined();
-    return Napi::String::New(env, text);
-  });
-}
+Napi::Value WriteCSVSync(const Napi::CallbackInfo& info) { return run_write<CsvWriteJob>(info); }
 
 }  // namespace
 

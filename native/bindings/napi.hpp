@@ -111,6 +111,7 @@ void init_errors(Napi::Env env, Napi::Object exports);
 void init_arrow(Napi::Env env, Napi::Object exports);
 void init_values(Napi::Env env, Napi::Object exports);
 void init_csv(Napi::Env env, Napi::Object exports);
+void init_json(Napi::Env env, Napi::Object exports);
 void init_parquet(Napi::Env env, Napi::Object exports);
 void init_reduce(Napi::Env env, Napi::Object exports);
 void init_expr(Napi::Env env, Napi::Object exports);

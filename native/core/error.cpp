@@ -12,6 +12,7 @@ const char* error_code_name(ErrorCode code) noexcept {
     case ErrorCode::DeviceUnavailable: return "ERR_DEVICE_UNAVAILABLE";
     case ErrorCode::Io: return "ERR_IO";
     case ErrorCode::CsvParse: return "ERR_CSV_PARSE";
+    case ErrorCode::JsonParse: return "ERR_JSON_PARSE";
     case ErrorCode::Parquet: return "ERR_PARQUET";
     case ErrorCode::Cast: return "ERR_CAST";
     case ErrorCode::Internal: return "ERR_INTERNAL";

@@ -18,6 +18,7 @@ enum class ErrorCode {
   DeviceUnavailable,
   Io,
   CsvParse,
+  JsonParse,  // malformed JSON / NDJSON: names the line (and file)
   Parquet,
   Cast,  // a value that does not convert (strict casts and parses): names the row and value
   Internal,

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/calendar.hpp"
+#include "core/types.hpp"
 
 namespace gpudf::csv {
 
@@ -137,6 +138,25 @@ inline bool parse_timestamp(std::string_view s, Instant& out) {
   out.seconds = days * 86400 + hh * 3600 + mm * 60 + ss;
   out.nanos = nanos;
   return true;
+}
+
+/// An instant in a timestamp dtype's unit.
+inline int64_t in_unit(const Instant& t, TypeId unit) {
+  switch (unit) {
+    case TypeId::TimestampS: return t.seconds;
+    case TypeId::TimestampMs: return t.seconds * 1000 + t.nanos / 1000000;
+    case TypeId::TimestampUs: return t.seconds * 1000000 + t.nanos / 1000;
+    default: return t.seconds * 1000000000 + t.nanos;
+  }
+}
+
+/// A date or timestamp text (as parse_timestamp, or a bare date at midnight) in `unit`.
+inline bool parse_instant(std::string_view s, TypeId unit, int64_t& out) {
+  Instant t;
+  int32_t day;
+  if (parse_timestamp(s, t)) return out = in_unit(t, unit), true;
+  if (parse_date32(s, day)) return out = in_unit(Instant{int64_t(day) * 86400, 0}, unit), true;
+  return false;
 }
 
 }  // namespace gpudf::csv

@@ -92,15 +92,6 @@ bool parse_bool(std::string_view s, const CsvOptions& o, uint8_t& out) {
   return false;
 }
 
-int64_t in_unit(const Instant& t, TypeId unit) {
-  switch (unit) {
-    case TypeId::TimestampS: return t.seconds;
-    case TypeId::TimestampMs: return t.seconds * 1000 + t.nanos / 1000000;
-    case TypeId::TimestampUs: return t.seconds * 1000000 + t.nanos / 1000;
-    default: return t.seconds * 1000000000 + t.nanos;
-  }
-}
-
 /// Converts one non-null field into slot `row` of a fixed-width values buffer.
 struct FixedWriter {
   template <TypeId T>
@@ -120,11 +111,10 @@ struct FixedWriter {
       } else if constexpr (T == TypeId::Date32) {
         return parse_date32(s, *dst);
       } else if constexpr (T >= TypeId::TimestampS) {
-        Instant t;
-        int32_t day;
-        if (parse_timestamp(s, t)) return *dst = in_unit(t, T), true;
-        if (parse_date32(s, day)) return *dst = in_unit(Instant{int64_t(day) * 86400, 0}, T), true;
-        return false;
+        int64_t v;
+        if (!parse_instant(s, T, v)) return false;
+        *dst = v;
+        return true;
       } else if constexpr (std::is_unsigned_v<S>) {
         uint64_t u;
         const char* b = s.data();

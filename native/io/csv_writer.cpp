@@ -4,60 +4,19 @@
 #include <cmath>
 #include <cstring>
 
-#include "core/calendar.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
-#include "core/float_text.hpp"
-#include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
+#include "io/value_text.hpp"
 
 namespace gpudf::csv {
 namespace {
 
+using io::put_date;
+using io::put_float;
+using io::put_timestamp;
+
 constexpr int64_t kRowsPerChunk = 16384;
-
-
-
-void put_padded(std::string& out, int64_t v, int width) {
-  char buf[24];
-  auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v < 0 ? -v : v);
-  if (v < 0) out.push_back('-');
-  for (int pad = width - int(p - buf); pad > 0; --pad) out.push_back('0');
-  out.append(buf, p);
-}
-
-void put_date(std::string& out, int64_t days) {
-  const CivilDate c = civil_from_days(days);
-  put_padded(out, c.year, 4);
-  out.push_back('-');
-  put_padded(out, c.month, 2);
-  out.push_back('-');
-  put_padded(out, c.day, 2);
-}
-
-void put_timestamp(std::string& out, int64_t value, int64_t per_second, int digits) {
-  int64_t secs = floor_div_i64(value, per_second);
-  int64_t frac = value - secs * per_second;
-  int64_t days = floor_div_i64(secs, 86400);
-  int64_t rem = secs - days * 86400;
-  put_date(out, days);
-  out.push_back('T');
-  put_padded(out, rem / 3600, 2);
-  out.push_back(':');
-  put_padded(out, (rem / 60) % 60, 2);
-  out.push_back(':');
-  put_padded(out, rem % 60, 2);
-  if (digits) {
-    out.push_back('.');
-    put_padded(out, frac, digits);
-  }
-}
-
-template <typename F>
-void put_float(std::string& out, F v) {
-  char buf[64];
-  out.append(buf, size_t(format_float_shortest(v, buf)));
-}
 
 bool needs_quotes(std::string_view s, const CsvWriteOptions& o) {
   if (s.empty() || s == o.null_value) return true;
@@ -100,9 +59,7 @@ struct CellWriter {
       } else if constexpr (T == TypeId::TimestampNs) {
         put_timestamp(out, x, 1000000000, 9);
       } else {
-        char buf[24];
-        auto [p, ec] = std::to_chars(buf, buf + sizeof buf, x);
-        out.append(buf, p);
+        io::put_int(out, x);
       }
     } else {
       using O = typename S::offset_type;
@@ -134,33 +91,20 @@ void write_csv(const std::vector<std::string>& names, const std::vector<ColumnPt
     line.push_back('\n');
     sink(line);
   }
-  const int64_t chunks = (rows + kRowsPerChunk - 1) / kRowsPerChunk;
-  // Format a batch of chunks in parallel, then hand them to the sink in order (bounded memory).
-  const int64_t batch = int64_t(cpu_pool().size()) * 4;
-  for (int64_t c0 = 0; c0 < chunks; c0 += batch) {
-    const int64_t c1 = std::min(chunks, c0 + batch);
-    std::vector<std::string> texts(size_t(c1 - c0));
-    cpu_pool().parallel_for(c1 - c0, 1, [&](int64_t a, int64_t b) {
-      for (int64_t k = a; k < b; ++k) {
-        std::string& out = texts[size_t(k)];
-        const int64_t r0 = (c0 + k) * kRowsPerChunk;
-        const int64_t r1 = std::min(rows, r0 + kRowsPerChunk);
-        for (int64_t r = r0; r < r1; ++r) {
-          for (size_t j = 0; j < views.size(); ++j) {
-            if (j) out.push_back(o.sep);
-            const ColumnView& v = views[j];
-            if (!v.is_valid(r)) {
-              out.append(o.null_value);
-              continue;
-            }
-            type_dispatch(v.type, CellWriter{}, out, v, r, o);
-          }
-          out.push_back('\n');
+  io::format_rows_parallel(rows, kRowsPerChunk, [&](std::string& out, int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      for (size_t j = 0; j < views.size(); ++j) {
+        if (j) out.push_back(o.sep);
+        const ColumnView& v = views[j];
+        if (!v.is_valid(r)) {
+          out.append(o.null_value);
+          continue;
         }
+        type_dispatch(v.type, CellWriter{}, out, v, r, o);
       }
-    });
-    for (const auto& t : texts) sink(t);
-  }
+      out.push_back('\n');
+    }
+  }, sink);
 }
 
 }  // namespace gpudf::csv

@@ -42,7 +42,8 @@ export type ScanSource =
   | { readonly type: "parquet"; readonly path: string }
   | { readonly type: "ipc"; readonly path: string }
   /** A frame computed in JS when the plan runs (src/lazy/lazy_dynamic.ts); `label` for explain. */
-  | { readonly type: "eager"; readonly label: string; readonly read: (sync: boolean) => DataFrame | Promise<DataFrame> };
+  | { readonly type: "eager"; readonly label: string; readonly read: (sync: boolean) => DataFrame | Promise<DataFrame> }
+  | { readonly type: "ndjson"; readonly path: string; readonly nRows: number | null };
 
 interface Base {
   readonly schema: Schema;

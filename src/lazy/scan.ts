@@ -1,7 +1,7 @@
 /**
- * scanCSV / scanParquet / scanIPC: lazy frames over files. The schema is read when the scan is
+ * scanCSV / scanParquet / scanIPC / scanNDJSON: lazy frames over files. The schema is read when the scan is
  * made (CSV: inferred from the first `inferSchemaLength` rows, as Polars does; Parquet and IPC:
- * the file's schema), so later verbs are checked against it; the data is read by collect(),
+ * the file's schema; NDJSON: inferred from the first `inferSchemaLength` records), so later verbs are checked against it; the data is read by collect(),
  * only the columns the plan uses. Several paths, or a glob, read as one frame (their schemas
  * must agree).
  */
@@ -15,6 +15,7 @@ import { ensureDevice } from "../device.js";
 import { InvalidArgumentError, IoError } from "../errors.js";
 import { readCSVSync, resolveCsvOptions, type ReadCSVOptions } from "../io/csv.js";
 import { decodeOrThrow } from "../io/files.js";
+import { readNDJSONSync, resolveJsonOptions, type ReadJSONOptions } from "../io/json.js";
 import { parquetSchema } from "../io/parquet.js";
 import { expandPaths } from "../io/paths.js";
 import { LazyFrame } from "./lazy_frame.js";
@@ -107,6 +108,34 @@ export function scanIPC(source: string | readonly string[]): LazyFrame {
         return new arrow.Table(reader.schema);
       });
       return LazyFrame.scan({ type: "ipc", path }, schemaOfFrame(fromArrow(table)));
+    }),
+  );
+}
+
+/** Options of scanNDJSON: readNDJSON's, less rowIndex. */
+export type ScanNDJSONOptions = Omit<ReadJSONOptions, "rowIndex">;
+
+/**
+ * A lazy frame over NDJSON files: at collect() only the keys the plan uses are parsed, natively
+ * and in parallel. The schema is inferred from the first `inferSchemaLength` records (default
+ * 100) when the scan is made and then fixed: a key first seen later is not read, and a later
+ * value that its column's dtype cannot hold is an error at collect (pass `schema` or `dtypes`,
+ * or a larger `inferSchemaLength`).
+ *
+ * @example
+ * import { col, scanNDJSON } from "gpudf";
+ * const out = await scanNDJSON("events-*.ndjson").filter(col("ms").gt(100)).select("user", "ms").collect();
+ */
+export function scanNDJSON(source: string | readonly string[], options: ScanNDJSONOptions = {}): LazyFrame {
+  if ((options as ReadJSONOptions).rowIndex !== undefined) throw new InvalidArgumentError("scanNDJSON does not take rowIndex");
+  resolveJsonOptions(options, true, "scanNDJSON");
+  ensureDevice();
+  return union(
+    expandPaths(source).map((path) => {
+      const infer = options.inferSchemaLength ?? 100;
+      const limit = infer === 0 || infer === Infinity ? options.nRows : Math.min(infer, options.nRows ?? Infinity);
+      const schema = schemaOfFrame(readNDJSONSync(path, { ...options, ...(limit === undefined ? {} : { nRows: limit }) }));
+      return LazyFrame.scan({ type: "ndjson", path, nRows: options.nRows ?? null }, schema);
     }),
   );
 }

@@ -1,12 +1,14 @@
 /**
- * Sources read before a plan runs (Parquet by the native reader; Arrow IPC files in JS until
- * their reader is native): each such scan is read with its projection, Parquet with the
+ * Sources read before a plan runs (Parquet and NDJSON by the native readers; Arrow IPC files in
+ * JS until their reader is native): each such scan is read with its projection, Parquet with the
  * predicate pushed into the scan for row-group pruning, and becomes a scan of the frame read.
  * "eager" scans (windowed groupings) are computed here the same way. CSV scans and in-memory
  * frames go to native as they are.
  */
 import type { DataFrame } from "../dataframe.js";
+import type { DType } from "../dtypes.js";
 import { readIPC, readIPCSync } from "../io/ipc.js";
+import { readNDJSON, readNDJSONSync, type ReadJSONOptions } from "../io/json.js";
 import type { ExprNode } from "../expr.js";
 import { readParquet, readParquetSync, type ReadParquetOptions } from "../io/parquet.js";
 import { PRUNE_ONLY } from "../io/parquet_read.js";
@@ -19,7 +21,7 @@ export interface ReadyPlan {
 }
 
 function fileScans(plan: LogicalPlan, out: Set<ScanNode> = new Set()): Set<ScanNode> {
-  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc" || plan.source.type === "eager")) out.add(plan);
+  if (plan.kind === "scan" && (plan.source.type === "parquet" || plan.source.type === "ipc" || plan.source.type === "ndjson" || plan.source.type === "eager")) out.add(plan);
   for (const p of inputsOf(plan)) fileScans(p, out);
   return out;
 }
@@ -53,7 +55,12 @@ export async function readSources(plan: LogicalPlan): Promise<ReadyPlan> {
         continue;
       }
       const path = (src as { path: string }).path;
-      const df = src.type === "parquet" ? await readParquet(path, parquetOptions(scan)) : await readIPC(path);
+      const df =
+        src.type === "parquet"
+          ? await readParquet(path, parquetOptions(scan))
+          : src.type === "ndjson"
+            ? await readNDJSON(path, ndjsonOptions(scan))
+            : await readIPC(path);
       read.set(scan, src.type === "ipc" ? selectOwned(df, scan.columns) : df);
     }
   } catch (e) {
@@ -71,6 +78,7 @@ export function readSourcesSync(plan: LogicalPlan): ReadyPlan {
       const path = (scan.source as { path: string }).path;
       if (scan.source.type === "eager") read.set(scan, scan.source.read(true) as DataFrame);
       else if (scan.source.type === "parquet") read.set(scan, readParquetSync(path, parquetOptions(scan)));
+      else if (scan.source.type === "ndjson") read.set(scan, readNDJSONSync(path, ndjsonOptions(scan)));
       else read.set(scan, selectOwned(readIPCSync(path), scan.columns));
     }
   } catch (e) {
@@ -86,6 +94,13 @@ function parquetOptions(scan: ScanNode): ReadParquetOptions {
   if (scan.predicate !== null) options[PRUNE_ONLY] = scan.predicate;
   if (scan.nRows !== null) options.nRows = scan.nRows;
   return options;
+}
+
+/** An NDJSON scan's read: only its columns, with the dtypes fixed when the scan was made. */
+function ndjsonOptions(scan: ScanNode): ReadJSONOptions {
+  const schema = Object.fromEntries(scan.columns.map((c) => [c, scan.sourceSchema.dtypes[scan.sourceSchema.names.indexOf(c)]]));
+  const limits = [scan.nRows, (scan.source as { nRows: number | null }).nRows].filter((n): n is number => n !== null);
+  return { schema: schema as Record<string, DType>, ...(limits.length > 0 ? { nRows: Math.min(...limits) } : {}) };
 }
 
 function selectOwned(df: DataFrame, columns: readonly string[]): DataFrame {

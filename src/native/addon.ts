@@ -86,6 +86,15 @@ export interface NativeCsvWriteOptions {
   nullValue: string;
 }
 
+/** JSON / NDJSON reader options, fully resolved (see src/io/json.ts). */
+export interface NativeJsonOptions {
+  ndjson: boolean;
+  nRows: number;
+  columns: string[];
+  exactSchema: boolean;
+  dtypesByName: [string, number][];
+}
+
 export interface NativeAddon {
   registerErrors(classes: Record<string, new (message: string) => Error>): void;
   selectDevice(mode: string): NativeDeviceInfo;
@@ -106,6 +115,12 @@ export interface NativeAddon {
   /** Resolves with the text (no path) or once the file is written; runs off the JS thread. */
   writeCSV(names: string[], columns: ColumnHandle[], options: NativeCsvWriteOptions, path: string | null): Promise<string | undefined>;
   writeCSVSync(names: string[], columns: ColumnHandle[], options: NativeCsvWriteOptions, path: string | null): string | undefined;
+  /** Reads one or more sources (an array: files read as one table), off the JS thread. */
+  readJSON(source: string | string[] | Uint8Array, options: NativeJsonOptions): Promise<{ names: string[]; columns: ColumnHandle[] }>;
+  readJSONSync(source: string | string[] | Uint8Array, options: NativeJsonOptions): { names: string[]; columns: ColumnHandle[] };
+  /** Resolves with the text (no path) or once the file is written; runs off the JS thread. */
+  writeJSON(names: string[], columns: ColumnHandle[], ndjson: boolean, path: string | null): Promise<string | undefined>;
+  writeJSONSync(names: string[], columns: ColumnHandle[], ndjson: boolean, path: string | null): string | undefined;
   /** Resolves once the file is written (encoding runs off the JS thread). */
   writeParquet(
     names: string[],

@@ -1,5 +1,5 @@
 /**
- * The fuzz driver: `npm run fuzz -- [--cases N] [--seed S] [--targets api,csv,ipc,parquet,expr]
+ * The fuzz driver: `npm run fuzz -- [--cases N] [--seed S] [--targets api,csv,json,ipc,parquet,expr]
  * [--batch B] [--timeout-ms T] [--jobs J]`. Cases are split evenly over the targets and run in
  * batches, each batch a child process with a timeout: a batch that times out is a hang (its
  * current case is named and the batch resumes after it), a batch killed by a signal or exiting
@@ -43,7 +43,7 @@ function batch(target: string, seed: number, first: number, count: number, timeo
 
 export async function fuzz(options: { cases: number; seed?: number | undefined; targets?: string[] | undefined; batch?: number | undefined; timeoutMs?: number | undefined; jobs?: number | undefined; env?: NodeJS.ProcessEnv | undefined; weights?: Record<string, number> | undefined }): Promise<FuzzCounts> {
   const started = Date.now();
-  const targets = options.targets ?? ["api", "csv", "ipc", "parquet", "expr"];
+  const targets = options.targets ?? ["api", "csv", "json", "ipc", "parquet", "expr"];
   const seed = options.seed ?? 1;
   const size = options.batch ?? 2000;
   const timeoutMs = options.timeoutMs ?? 60_000;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { col, DataFrame, GpudfError, lit, readCSVSync, readIPCSync, readParquet } from "../../src/index.js";
+import { col, DataFrame, GpudfError, lit, readCSVSync, readIPCSync, readJSONSync, readNDJSONSync, readParquet } from "../../src/index.js";
 import { toIPCBytes } from "../../src/io/ipc.js";
 import { columnFromValues } from "../../src/columns.js";
 import { native } from "../../src/native/addon.js";
@@ -184,6 +184,22 @@ export async function parquetMutation(rng: Rng): Promise<void> {
   }
 }
 
+const JSON_SEEDS = [
+  Buffer.from('{"i":1,"f":2.5,"s":"a\\u00e9\\ud83d\\ude00","b":true,"n":null}\n\n{"i":-3,"f":1e9,"s":"q\\"q","o":{"x":[1,2]}}\n{}\n'),
+  Buffer.from('[{"i":1,"s":"x\\n"},{"i":2.5,"t":"2024-01-02T03:04:05"},{"l":[{"y":null}]}]'),
+];
+
+export function jsonMutation(rng: Rng): void {
+  const array = rng.chance(0.5);
+  const bytes = mutateBytes(rng, JSON_SEEDS[array ? 1 : 0] as Uint8Array);
+  const options = rng.pick([{}, { columns: ["i", "s"] }, { dtypes: { t: "timestamp[us]" } }, { schema: { i: "int32", s: "utf8" } }, { nRows: 1 }] as const);
+  try {
+    (array ? readJSONSync(bytes, options) : readNDJSONSync(bytes, options)).dispose();
+  } catch (err) {
+    expectTyped(err, `${array ? "readJSONSync" : "readNDJSONSync"} of mutated bytes`);
+  }
+}
+
 // --- the native expression decoder ---------------------------------------------------------
 
 const OPS = ["col", "lit", "add", "sub", "mul", "div", "eq", "lt", "and", "or", "not", "is_null", "cast", "agg", "alias",
@@ -221,6 +237,7 @@ export function exprDecoder(rng: Rng): void {
 export const TARGETS: Record<string, (rng: Rng) => void | Promise<void>> = {
   api: apiChain,
   csv: csvMutation,
+  json: jsonMutation,
   ipc: ipcMutation,
   parquet: parquetMutation,
   expr: exprDecoder,

@@ -50,8 +50,8 @@ function prune(plan: LogicalPlan, needed: Needed, shared: Map<LogicalPlan, numbe
     case "scan": {
       const want = union(needed, ...(plan.predicate ? [plan.predicate] : []));
       let columns = needed === null ? [...plan.columns] : plan.columns.filter((c) => want.has(c));
-      // A CSV reader asked for no column reads them all: keep one to count the rows.
-      if (columns.length === 0 && plan.source.type === "csv" && plan.columns.length > 0) columns = [plan.columns[0] as string];
+      // A CSV reader asked for no column reads them all, an NDJSON one reads no rows: keep one to count the rows.
+      if (columns.length === 0 && (plan.source.type === "csv" || plan.source.type === "ndjson") && plan.columns.length > 0) columns = [plan.columns[0] as string];
       if (columns.length === plan.columns.length) {
         out = plan;
         break;
