@@ -18,7 +18,7 @@ import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
-import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptions, type UniqueOptions } from "./ops/sort.js";
+import { schemaOfHandles, sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
 import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, lit, type LiteralValue } from "./expr.js";
@@ -445,8 +445,8 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.sort("fare");
    * df.sort(["city", "fare"], { descending: [false, true], nullsLast: true });
    */
-  sort(by: string | readonly string[], options?: SortOptions): DataFrame {
-    const keys = sortKeyNames(by).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
+  sort(by: SortBy, options?: SortOptions): DataFrame {
+    const keys = sortKeyNames(by, schemaOfHandles(this.#names, this.#columns)).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
     return fromHandles([...this.#names], sortColumns(this.#live(), keys, options));
   }
 

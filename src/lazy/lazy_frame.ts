@@ -18,7 +18,8 @@ import { strategyTargets } from "../ops/fill.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
 import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
-import { perKey, resolveUnique, sortKeyNames, type SortOptions, type UniqueOptions } from "../ops/sort.js";
+import { perKey, resolveUnique, sortKeyNames, type SortBy, type SortOptions, type UniqueOptions } from "../ops/sort.js";
+import { expandExprs, expandItems, expandPredicate } from "../expr_expand.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
@@ -112,7 +113,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * lf.select("a", col("b").mul(2).alias("b2"));
    */
   select(...items: (SelectItem | readonly SelectItem[])[]): LazyFrame {
-    const exprs = flattenItems(items).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
+    const exprs = expandItems(flattenItems(items), this.plan.schema).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
     return new LazyFrame(projectNode(this.plan, exprs, false));
   }
 
@@ -125,7 +126,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   withColumns(...exprs: (Expr | readonly Expr[])[]): LazyFrame {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
-    const added = (flat as Expr[]).map((e) => ({ name: e.outputName, node: e.node }));
+    const added = expandExprs(flat as Expr[], this.plan.schema).map((e) => ({ name: e.outputName, node: e.node }));
     checkUniqueNames(
       added.map((a) => a.name),
       "; use alias()",
@@ -147,7 +148,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    */
   filter(predicate: Expr): LazyFrame {
     if (!(predicate instanceof Expr)) throw new InvalidArgumentError("LazyFrame.filter expects an Expr");
-    return new LazyFrame(filterNode(this.plan, predicate.node));
+    return new LazyFrame(filterNode(this.plan, expandPredicate(predicate, this.plan.schema).node));
   }
 
   /**
@@ -260,8 +261,8 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * @example
    * lf.sort(["city", "fare"], { descending: [false, true] });
    */
-  sort(by: string | readonly string[], options?: SortOptions): LazyFrame {
-    const names = sortKeyNames(by);
+  sort(by: SortBy, options?: SortOptions): LazyFrame {
+    const names = sortKeyNames(by, this.plan.schema);
     const o = (options ?? {}) as Record<string, unknown>;
     if (options !== undefined && (options === null || typeof options !== "object")) throw new InvalidArgumentError("sort options must be an object");
     const descending = perKey(o.descending, names.length, "descending", false);
@@ -315,7 +316,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   groupBy(...keysThenOptions: [...(GroupKey | readonly GroupKey[])[], GroupByOptions]): LazyGroupBy;
   groupBy(...args: unknown[]): LazyGroupBy {
     const { keys, options } = groupByArgs(args);
-    const named = keys.map((k) => (typeof k === "string" ? { name: k, node: col(k).node } : { name: k.outputName, node: k.node }));
+    const named = expandItems(keys, this.plan.schema).map((k) => (typeof k === "string" ? { name: k, node: col(k).node } : { name: k.outputName, node: k.node }));
     return new LazyGroupBy(this.plan, named, options);
   }
 

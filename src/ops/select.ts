@@ -9,6 +9,8 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnNotFound } from "../suggest.js";
 import { columnsOf } from "../expr_tree.js";
+import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
+import { checkRowOps } from "./agg_rows.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -28,6 +30,7 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   ensureDevice();
   // A misspelt col() is reported here, with the columns that exist and the nearest one.
   for (const name of columnsOf(expr.node)) if (!frame.names.includes(name)) throw columnNotFound(name, frame.names);
+  checkRowOps(expr.node);
   const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
     (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.
@@ -69,7 +72,8 @@ export function flattenItems(items: readonly (SelectItem | readonly SelectItem[]
  * select: plain names share their column; expressions are evaluated. Literal-only
  * expressions give one row, broadcast to the frame's height when anything reads a column.
  */
-export function selectColumns(frame: FrameParts, items: readonly SelectItem[]): FrameResult {
+export function selectColumns(frame: FrameParts, given: readonly SelectItem[]): FrameResult {
+  const items = expandItems(given, schemaOfHandles(frame.names, frame.columns));
   const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
   checkUniqueNames(names, "; use alias()");
   const anyColumn = items.some((it) => typeof it === "string" || readsColumns(it.node));
@@ -84,10 +88,11 @@ export function selectColumns(frame: FrameParts, items: readonly SelectItem[]): 
 }
 
 /** withColumns: each result replaces the column of its name in place, or is appended. */
-export function withColumns(frame: FrameParts, exprs: readonly Expr[]): FrameResult {
-  for (const e of exprs) {
+export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameResult {
+  for (const e of given) {
     if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
   }
+  const exprs = expandExprs(given, schemaOfHandles(frame.names, frame.columns));
   const outNames = exprs.map((e) => e.outputName);
   checkUniqueNames(outNames, "; use alias()");
   const made: ColumnHandle[] = [];

@@ -9,7 +9,7 @@ import type { UnpivotOptions } from "./reshape.js";
 import type { GroupByOptions, GroupKey } from "./groupby.js";
 import type { JoinOptions } from "./join.js";
 import type { SelectItem } from "./select.js";
-import type { SortOptions, UniqueOptions } from "./sort.js";
+import type { SortBy, SortOptions, UniqueOptions } from "./sort.js";
 import type { TopKBy } from "./top_k.js";
 
 /** Verbs of a frame `F`, whose groupBy gives `G`, joining with `Other`. */
@@ -25,7 +25,7 @@ export interface FrameVerbs<F, G, Other> {
   head(n?: number): F;
   tail(n?: number): F;
   limit(n?: number): F;
-  sort(by: string | readonly string[], options?: SortOptions): F;
+  sort(by: SortBy, options?: SortOptions): F;
   topK(n: number, by: TopKBy): F;
   bottomK(n: number, by: TopKBy): F;
   unique(options?: UniqueOptions): F;
