@@ -50,6 +50,7 @@ export { concatStr, format } from "./expr_strings.js";
 import "./expr_rows.js"; // installs filter, sortBy, len and .name on Expr
 export { ExprName, type SortByOptions } from "./expr_rows.js";
 export { cs, all, exclude, Selector } from "./selectors.js";
+export { intRange } from "./expr_sized.js"; // also installs Expr.mode
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime } from "./expr_namespaces.js";

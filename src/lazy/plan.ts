@@ -6,6 +6,7 @@
  * executor applies.
  */
 import { checkRowOps } from "../ops/agg_rows.js";
+import { refuseSized } from "../expr_sized.js";
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
@@ -206,6 +207,7 @@ export function checkColumns(node: ExprNode, schema: Schema): void {
 export function typeOf(node: ExprNode, schema: Schema): DType {
   checkColumns(node, schema);
   checkRowOps(node);
+  refuseSized(node, "a lazy query");
   return dtypeOfId(native.exprType(serializeExpr(node), [...schema.names], schema.dtypes.map((d) => typeIdOf(d))));
 }
 

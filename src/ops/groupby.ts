@@ -15,6 +15,7 @@ import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroups, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkRowOps, chooseRows, rowChoiceOf } from "./agg_rows.js";
+import { refuseSized } from "../expr_sized.js";
 import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
@@ -106,6 +107,7 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
   const outputs = exprs.map((expr) => {
     const name = expr.outputName;
     checkRowOps(expr.node);
+    refuseSized(expr.node, "groupBy().agg");
     if (fillsFromNeighbours(expr.node)) {
       // They would fill across the groups (per-group fills are window functions).
       throw new InvalidArgumentError(`groupBy().agg: "${name}" uses forwardFill, backwardFill or interpolate; that is not supported in an aggregation`);

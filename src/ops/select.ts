@@ -11,6 +11,7 @@ import { columnNotFound } from "../suggest.js";
 import { columnsOf } from "../expr_tree.js";
 import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
 import { checkRowOps } from "./agg_rows.js";
+import { refuseSized, sizedItem } from "../expr_sized.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -31,6 +32,7 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   // A misspelt col() is reported here, with the columns that exist and the nearest one.
   for (const name of columnsOf(expr.node)) if (!frame.names.includes(name)) throw columnNotFound(name, frame.names);
   checkRowOps(expr.node);
+  refuseSized(expr.node, "this expression (a filter, a key or an aggregation's input)");
   const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
     (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.
@@ -76,14 +78,26 @@ export function selectColumns(frame: FrameParts, given: readonly SelectItem[]): 
   const items = expandItems(given, schemaOfHandles(frame.names, frame.columns));
   const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
   checkUniqueNames(names, "; use alias()");
-  const anyColumn = items.some((it) => typeof it === "string" || readsColumns(it.node));
-  const rows = anyColumn ? frame.height : 1;
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
-    for (const it of items) {
-      made.push(typeof it === "string" ? share(frame.columns[columnIndex(frame, it)] as ColumnHandle) : evaluate(frame, it, rows));
+    // Items of their own length (intRange, mode) set the height when nothing reads the frame.
+    const sized = items.map((it) => (typeof it === "string" ? undefined : sizedItem(it.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height))));
+    for (const s of sized) if (s && "column" in s) made.push(s.column);
+    const anyColumn = items.some((it, i) => sized[i] === undefined && (typeof it === "string" || readsColumns(it.node)));
+    const lengths = new Set(sized.flatMap((s) => (s ? [s.length] : [])));
+    const own = [...lengths][0];
+    if (lengths.size > 1 || (own !== undefined && anyColumn && own !== frame.height)) {
+      throw new InvalidArgumentError(`select: the items' lengths differ (${[...lengths, ...(anyColumn ? [frame.height] : [])].join(", ")})`);
     }
-    return { names, columns: made };
+    const rows = anyColumn ? frame.height : (own ?? 1);
+    const columns = items.map((it, i) => {
+      const s = sized[i];
+      if (s && "column" in s) return s.column;
+      const h = typeof it === "string" ? share(frame.columns[columnIndex(frame, it)] as ColumnHandle) : evaluate(frame, s ? new Expr(s.node) : it, rows);
+      made.push(h);
+      return h;
+    });
+    return { names, columns };
   });
 }
 
@@ -97,7 +111,12 @@ export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameRes
   checkUniqueNames(outNames, "; use alias()");
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
-    for (const e of exprs) made.push(evaluate(frame, e, frame.height));
+    for (const e of exprs) {
+      const s = sizedItem(e.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height));
+      if (s && "column" in s) made.push(s.column);
+      if (s && s.length !== frame.height) throw new InvalidArgumentError(`withColumns: "${e.outputName}" has ${s.length} rows, the frame ${frame.height}`);
+      if (!s || !("column" in s)) made.push(evaluate(frame, s ? new Expr(s.node) : e, frame.height));
+    }
     const names = [...frame.names];
     const columns = frame.columns.map(share);
     made.push(...columns);
