@@ -130,6 +130,17 @@ describe("methods on a selector apply to each column", () => {
   });
 });
 
+describe("printing", () => {
+  it("selectors, renamings and sortBy print as the API spells them", () => {
+    expect(String(cs.numeric().sum().name.suffix("_s"))).toBe('cs.numeric().sum().name.suffix("_s")');
+    expect(String(cs.all().sub(cs.byName("k")))).toBe('cs.all().sub(cs.byName("k"))');
+    expect(String(col("^a$"))).toBe('cs.matches("^a$")');
+    expect(String(col("v").sortBy(["t", "k"], { descending: [true, false] }).last())).toBe(
+      'col("v").sortBy([col("t"), col("k")], { descending: [true, false] }).last()',
+    );
+  });
+});
+
 describe("selector errors", () => {
   it("a missing name is ERR_COLUMN_NOT_FOUND; an unknown dtype ERR_DTYPE", () => {
     expectCode(() => frame().select(cs.byName("nope")), "ERR_COLUMN_NOT_FOUND");
