@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 
+import pl from "nodejs-polars";
+
 import { DataFrame, col, len, type Expr } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
@@ -199,4 +201,29 @@ describe("against DuckDB on random tables", () => {
       expectSame((await df.lazy().select(OURS()).collect()).toRecords(), whole);
     });
   }
+
+  it("nodejs-polars agrees (its sort_by puts nulls first: nullsLast false here)", () => {
+    const data = table(7, 3000);
+    const ours = new DataFrame({ k: data.k as string[], v: data.v as (number | null)[], t: data.t as (number | null)[], ok: data.ok as (boolean | null)[], rid: Int32Array.from(data.rid as number[]) })
+      .groupBy("k", { sort: true })
+      .agg(
+        col("v").filter(col("ok")).sum().alias("s"),
+        col("v").filter(col("ok")).mean().alias("m"),
+        col("v").sortBy(["t", "rid"], { nullsLast: false }).last().alias("l"),
+        col("v").sortBy(["t", "rid"], { nullsLast: false }).first().alias("f"),
+      )
+      .toRecords();
+    const theirs = pl
+      .DataFrame(data)
+      .groupBy("k")
+      .agg(
+        pl.col("v").filter(pl.col("ok")).sum().alias("s"),
+        pl.col("v").filter(pl.col("ok")).mean().alias("m"),
+        pl.col("v").sortBy(["t", "rid"]).last().alias("l"),
+        pl.col("v").sortBy(["t", "rid"]).first().alias("f"),
+      )
+      .sort("k")
+      .toRecords();
+    expectSame(ours, theirs as Row[]);
+  });
 });
