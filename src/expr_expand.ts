@@ -92,17 +92,27 @@ export function selectedColumns(node: ExprNode, schema: ExpandSchema): string[] 
   }
 }
 
-/** The selector leaves of a tree (outermost selector nodes; their set-operation children are theirs). */
+/**
+ * The selector leaves of a tree (outermost selector nodes; their set-operation children are
+ * theirs). A selector among sortBy keys or over() partition / order keys would stand for several
+ * keys, not several expressions: refused.
+ */
 function selectorsIn(root: ExprNode): ExprNode[] {
   const found: ExprNode[] = [];
-  const seen = new Set<ExprNode>();
-  const visit = (n: ExprNode): void => {
-    if (seen.has(n)) return;
-    seen.add(n);
-    if (n.op === "selector") found.push(n);
-    else n.args.forEach(visit);
+  const seen = [new Set<ExprNode>(), new Set<ExprNode>()];  // visited as a value, as a key
+  const visit = (n: ExprNode, asKey: boolean): void => {
+    if (n.op === "selector") {
+      if (asKey) throw new InvalidArgumentError("selectors are not supported as sortBy or over() keys; name the key columns");
+      found.push(n);
+      return;
+    }
+    const visited = seen[asKey ? 1 : 0] as Set<ExprNode>;
+    if (visited.has(n)) return;
+    visited.add(n);
+    const keysFrom = n.op === "sortBy" || n.op === "over" ? 1 : n.args.length;
+    n.args.forEach((a, i) => visit(a, asKey || i >= keysFrom));
   };
-  visit(root);
+  visit(root, false);
   return found;
 }
 

@@ -156,6 +156,12 @@ describe("selector errors", () => {
     expectCode(() => col(["a", 1 as never]), "ERR_INVALID_ARGUMENT");
   });
 
+  it("a selector as a sortBy or over() key is ERR_INVALID_ARGUMENT", () => {
+    expectCode(() => frame().select(col("id").sortBy(cs.string()).first()), "ERR_INVALID_ARGUMENT");
+    expectCode(() => frame().select(col("id").sum().over(cs.boolean())), "ERR_INVALID_ARGUMENT");
+    expectCode(() => frame().lazy().select(col("id").sum().over(col("name", "flag"))), "ERR_INVALID_ARGUMENT");
+  });
+
   it("duplicate output names after expansion are ERR_INVALID_ARGUMENT", () => {
     expectCode(() => frame().select(cs.numeric(), col("id")), "ERR_INVALID_ARGUMENT");
   });
