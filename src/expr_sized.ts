@@ -6,7 +6,7 @@
  */
 import { parseDType, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
-import { Expr, lit, type ExprNode } from "./expr.js";
+import { col, Expr, lit, type ExprNode } from "./expr.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { REDUCE_KINDS } from "./ops/reduce.js";
 
@@ -176,4 +176,29 @@ export function sizedItem(root: ExprNode, height: number, evaluate: (node: ExprN
   const lengths = new Set(ops.map((n) => rangeLength(n, height)));
   if (lengths.size > 1) throw new InvalidArgumentError("intRange: the ranges of one expression differ in length");
   return { length: [...lengths][0] as number, node: withRanges(root) };
+}
+
+/**
+ * For lazy queries, whose plans fix expression lengths before any data is seen: an
+ * `intRange(0, len())` (step 1: exactly one value per row) becomes the row number, counted over
+ * the frame's first column so that it has the frame's height. Other intRanges and modes stay,
+ * and are refused when the plan is typed.
+ */
+export function rowNumberRanges(root: ExprNode, firstColumn: string | undefined): ExprNode {
+  const done = new Map<ExprNode, ExprNode>();
+  const visit = (n: ExprNode): ExprNode => {
+    let out = done.get(n);
+    if (out) return out;
+    const [s, , st] = (n.list ?? []) as bigint[];
+    if (n.op === "intRange" && n.params?.[0] === 1 && s === 0n && st === 1n && firstColumn !== undefined) {
+      const row = col(firstColumn).isNull().cumCount().cast("int64").sub(lit(1n, "int64"));
+      out = row.cast(parseDTypeOf(n)).node;
+    } else {
+      const args = n.args.map(visit);
+      out = args.every((a, i) => a === n.args[i]) ? n : { ...n, args };
+    }
+    done.set(n, out);
+    return out;
+  };
+  return visit(root);
 }

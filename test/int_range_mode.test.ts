@@ -34,6 +34,19 @@ describe("intRange", () => {
     expectCode(() => df().withColumns(intRange(1, len()).alias("short")), "ERR_INVALID_ARGUMENT"); // 5 rows for 6
   });
 
+  it("lazy: intRange(0, len()) is the row number (also after a filter, and not pushed past)", async () => {
+    const lf = df().lazy();
+    const out = await lf.withColumns(intRange(0, len()).alias("i"), intRange(0, len(), 1, { dtype: "uint32" }).mul(10).alias("j")).collect();
+    expect(out.dtypes.slice(3)).toEqual(["int64", "uint32"]);
+    expect(out.getColumn("i").toArray()).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    expect(out.getColumn("j").toArray()).toEqual([0, 10, 20, 30, 40, 50]);
+    const after = await lf.filter(col("v").gt(2)).select(intRange(0, len()).alias("i"), col("v")).collect();
+    expect(after.toRecords()).toEqual([{ i: 0n, v: 3 }, { i: 1n, v: 4 }, { i: 2n, v: 5 }, { i: 3n, v: 6 }]);
+    const before = await lf.withColumns(intRange(0, len()).alias("i")).filter(col("v").gt(4)).collect();
+    expect(before.getColumn("i").toArray()).toEqual([4n, 5n]);
+    expectCode(() => lf.withColumns(intRange(1, len()).alias("i")), "ERR_INVALID_ARGUMENT");
+  });
+
   it("matches nodejs-polars", () => {
     const ours = new DataFrame({}).select(intRange(2, 20, 3).alias("r")).getColumn("r").toArray().map(Number);
     const theirs = pl.DataFrame({}).select(pl.intRange(2, 20, 3).alias("r")).getColumn("r").toArray();

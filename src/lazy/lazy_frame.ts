@@ -20,6 +20,7 @@ import type { JoinOptions } from "../ops/join.js";
 import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
 import { perKey, resolveUnique, sortKeyNames, type SortBy, type SortOptions, type UniqueOptions } from "../ops/sort.js";
 import { expandExprs, expandItems, expandPredicate } from "../expr_expand.js";
+import { rowNumberRanges } from "../expr_sized.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
@@ -106,6 +107,12 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
     return this;
   }
 
+  /** `e` with intRange(0, len()) as the row number (see rowNumberRanges). */
+  #rowNumbers(e: Expr): Expr {
+    const node = rowNumberRanges(e.node, this.plan.schema.names[0]);
+    return node === e.node ? e : new Expr(node);
+  }
+
   /**
    * Columns by name and expressions, in the order given (see DataFrame.select).
    *
@@ -113,7 +120,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * lf.select("a", col("b").mul(2).alias("b2"));
    */
   select(...items: (SelectItem | readonly SelectItem[])[]): LazyFrame {
-    const exprs = expandItems(flattenItems(items), this.plan.schema).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
+    const exprs = expandItems(flattenItems(items), this.plan.schema).map((it) => (it instanceof Expr ? this.#rowNumbers(it) : it)).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
     return new LazyFrame(projectNode(this.plan, exprs, false));
   }
 
@@ -126,7 +133,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   withColumns(...exprs: (Expr | readonly Expr[])[]): LazyFrame {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
-    const added = expandExprs(flat as Expr[], this.plan.schema).map((e) => ({ name: e.outputName, node: e.node }));
+    const added = expandExprs(flat as Expr[], this.plan.schema).map((e) => ({ name: e.outputName, node: this.#rowNumbers(e).node }));
     checkUniqueNames(
       added.map((a) => a.name),
       "; use alias()",
