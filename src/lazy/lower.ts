@@ -89,7 +89,7 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
             kind: s.agg.kind,
             ddof: s.agg.ddof,
             q: s.agg.q,
-            inputs: s.inputs.slice(0, slotArity(s.agg, s.inputs, aggArity(s.agg.kind))).map(inputIndex),
+            inputs: s.inputs.slice(0, slotArity(s.inputs, aggArity(s.agg.kind))).map(inputIndex),
           })),
           outputs: ap.outputs.map((o) => ({ name: o.name, expr: serializeExpr(o.node) })),
           ...GROUP_KINDS(plan.options),

@@ -80,6 +80,6 @@ export function chooseRows(choice: RowChoice, values: ColumnHandle, groups: Colu
 }
 
 /** How many of an aggregation slot's inputs are evaluated: a chosen input always is (len counts its rows). */
-export function slotArity(agg: NonNullable<ExprNode["agg"]>, inputs: readonly ExprNode[], arity: number): number {
+export function slotArity(inputs: readonly ExprNode[], arity: number): number {
   return inputs[0] !== undefined && ROW_OPS.has(inputs[0].op) ? 1 : arity;
 }
