@@ -29,7 +29,7 @@ import { joinFrames, type JoinOptions } from "./ops/join.js";
 import {
   columnIndex,
   flattenItems,
-  namesAfterDrop,
+  namesAfterDrop, type DropItem,
   namesAfterRename,
   selectColumns,
   withColumns as withColumnsOp,
@@ -322,9 +322,9 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * @example
    * df.drop("tmp");
    */
-  drop(...names: (string | readonly string[])[]): DataFrame {
+  drop(...names: (DropItem | readonly DropItem[])[]): DataFrame {
     const columns = this.#live();
-    const keep = namesAfterDrop(this.#names, names);
+    const keep = namesAfterDrop(this.#names, names, schemaOfHandles(this.#names, columns));
     return this.#derive(keep, keep.map((n) => columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 

@@ -124,6 +124,12 @@ describe("methods on a selector apply to each column", () => {
     expect((await df.lazy().sort([col("^w$")], { descending: true }).collect()).getColumn("w").toArray()).toEqual([30, 20, 10]);
   });
 
+  it("drop takes selectors", async () => {
+    expect((await both((d) => d.drop(cs.numeric(), "flag"))).columns).toEqual(["name", "ts"]);
+    expect((await both((d) => d.drop(col("^x_.*$")))).columns).toEqual(["id", "name", "flag", "ts", "y"]);
+    expectCode(() => frame().drop(cs.numeric().sum()), "ERR_INVALID_ARGUMENT");
+  });
+
   it("asExpr gives plain Expr operations", () => {
     const df = new DataFrame({ a: [true, false], b: [false, false] });
     expect(df.select(cs.byName("a").asExpr().or(col("b"))).toRecords()).toEqual([{ a: true }, { a: false }]);

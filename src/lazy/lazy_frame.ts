@@ -17,7 +17,7 @@ import { isFillNullStrategy, type FillNullStrategy } from "../expr_fill.js";
 import { strategyTargets } from "../ops/fill.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
-import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
+import { flattenItems, namesAfterDrop, namesAfterRename, type DropItem, type SelectItem } from "../ops/select.js";
 import { perKey, resolveUnique, sortKeyNames, type SortBy, type SortOptions, type UniqueOptions } from "../ops/sort.js";
 import { expandExprs, expandItems, expandPredicate } from "../expr_expand.js";
 import { rowNumberRanges } from "../expr_sized.js";
@@ -200,8 +200,8 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * @example
    * lf.drop("tmp");
    */
-  drop(...names: (string | readonly string[])[]): LazyFrame {
-    return this.select(namesAfterDrop(this.#names(), names));
+  drop(...names: (DropItem | readonly DropItem[])[]): LazyFrame {
+    return this.select(namesAfterDrop(this.#names(), names, this.plan.schema));
   }
 
   /**

@@ -9,7 +9,7 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnNotFound } from "../suggest.js";
 import { columnsOf } from "../expr_tree.js";
-import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
+import { expandExprs, expandItems, schemaOfHandles, type ExpandSchema } from "../expr_expand.js";
 import { checkRowOps } from "./agg_rows.js";
 import { refuseSized, sizedItem } from "../expr_sized.js";
 
@@ -40,10 +40,16 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   return run(node, rows, predicate);
 }
 
+/** What drop() takes: names, or selectors (cs.*, col("^re$"), col("a", "b")) given the schema. */
+export type DropItem = string | Expr;
+
 /** The names left by drop(...names): ColumnNotFoundError for a name the frame lacks. */
-export function namesAfterDrop(names: readonly string[], dropped: readonly (string | readonly string[])[]): string[] {
+export function namesAfterDrop(names: readonly string[], dropped: readonly (DropItem | readonly DropItem[])[], schema?: ExpandSchema): string[] {
   const frame: FrameParts = { names, columns: [], height: 0 };
-  const gone = new Set((dropped.flat() as string[]).map((n) => names[columnIndex(frame, n)]));
+  let flat = dropped.flat() as DropItem[];
+  if (schema !== undefined) flat = expandItems(flat, schema).map((d) => (d instanceof Expr && d.node.op === "col" ? (d.node.name as string) : d));
+  for (const d of flat) if (typeof d !== "string") throw new InvalidArgumentError(`drop expects column names or selectors, got ${String(d)}`);
+  const gone = new Set((flat as string[]).map((n) => names[columnIndex(frame, n)]));
   return names.filter((n) => !gone.has(n));
 }
 
