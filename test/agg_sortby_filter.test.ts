@@ -2,7 +2,7 @@
  * filter / sortBy as an aggregation's input (`col("v").filter(p).sum()`,
  * `col("v").sortBy("t").last()`): exact values, dtypes and nulls in groupBy().agg, in select and
  * under over(), eagerly and lazily; groups the filter empties (sum 0, mean null, len 0); errors
- * by code; and DuckDB (`FILTER (WHERE ...)`, `last(v ORDER BY ...)`) on random tables.
+ * by code; and DuckDB (`FILTER (WHERE ...)`, `last(v ORDER BY ...)`, `arg_max_null`) on random tables.
  */
 import { describe, expect, it } from "vitest";
 
@@ -135,7 +135,7 @@ describe("against DuckDB on random tables", () => {
   /** k: 12 groups (group "empty" never passes the filter), v with nulls, t with nulls and ties, rid unique. */
   function table(seed: number, rows: number): Record<string, unknown[]> {
     const rng = new Rng(seed);
-    const k: string[] = [], v: (number | null)[] = [], t: (number | null)[] = [], ok: (boolean | null)[] = [], rid: number[] = [];
+    const k: string[] = [], v: (number | null)[] = [], t: (number | null)[] = [], ok: (boolean | null)[] = [], rid: number[] = [], u: number[] = [];
     for (let r = 0; r < rows; r++) {
       const key = r % 13 === 0 ? "empty" : `g${rng.int(0, 10)}`;
       k.push(key);
@@ -143,10 +143,11 @@ describe("against DuckDB on random tables", () => {
       t.push(rng.next() < 0.1 ? null : rng.int(0, 40));
       ok.push(key === "empty" ? false : rng.next() < 0.1 ? null : rng.next() < 0.5);
       rid.push(r);
+      u.push((r * 7919) % rows); // distinct, no nulls: arg_max has one answer
     }
-    return { k, v, t, ok, rid };
+    return { k, v, t, ok, rid, u };
   }
-  const DTYPES = { k: "utf8", v: "float64", t: "float64", ok: "bool", rid: "int32" } as const;
+  const DTYPES = { k: "utf8", v: "float64", t: "float64", ok: "bool", rid: "int32", u: "float64" } as const;
 
   const OURS = (): Expr[] => [
     col("v").filter(col("ok")).sum().alias("s"),
@@ -157,6 +158,8 @@ describe("against DuckDB on random tables", () => {
     col("v").sortBy(["t", "rid"]).last().alias("l"),
     col("v").sortBy(["t", "rid"], { descending: [true, false] }).first().alias("f"),
     col("rid").sortBy(["v", "rid"], { descending: [true, true] }).first().alias("top"),
+    col("v").sortBy("u").last().alias("am"),
+    col("t").sortBy("u", { descending: true }).first().alias("am2"),
   ];
   const SQL = [
     "coalesce(sum(v) FILTER (WHERE ok), 0) AS s",
@@ -167,6 +170,8 @@ describe("against DuckDB on random tables", () => {
     "last(v ORDER BY t ASC NULLS LAST, rid ASC) AS l",
     "first(v ORDER BY t DESC NULLS LAST, rid ASC) AS f",
     "first(rid ORDER BY v DESC NULLS LAST, rid DESC) AS top",
+    "arg_max_null(v, u) AS am",
+    "arg_max_null(t, u) AS am2",
   ].join(", ");
 
   function expectSame(got: Row[], want: Row[]): void {
@@ -192,6 +197,7 @@ describe("against DuckDB on random tables", () => {
         t: data.t as (number | null)[],
         ok: data.ok as (boolean | null)[],
         rid: Int32Array.from(data.rid as number[]),
+        u: data.u as number[],
       });
       expect(df.dtypes).toEqual(Object.values(DTYPES));
       expectSame(sortRows(df.groupBy("k").agg(OURS()).toRecords(), ["k"]), want);
@@ -204,7 +210,7 @@ describe("against DuckDB on random tables", () => {
 
   it("nodejs-polars agrees (its sort_by puts nulls first: nullsLast false here)", () => {
     const data = table(7, 3000);
-    const ours = new DataFrame({ k: data.k as string[], v: data.v as (number | null)[], t: data.t as (number | null)[], ok: data.ok as (boolean | null)[], rid: Int32Array.from(data.rid as number[]) })
+    const ours = new DataFrame({ k: data.k as string[], v: data.v as (number | null)[], t: data.t as (number | null)[], ok: data.ok as (boolean | null)[], rid: Int32Array.from(data.rid as number[]), u: data.u as number[] })
       .groupBy("k", { sort: true })
       .agg(
         col("v").filter(col("ok")).sum().alias("s"),
