@@ -7,7 +7,7 @@
 import { dtypeOfId, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
 import { Expr, outputName, type ExprNode } from "./expr.js";
-import { nodeKey } from "./expr_tree.js";
+import { nodeKey, rewrite } from "./expr_tree.js";
 import { ensureDevice } from "./device.js";
 import { native } from "./native/addon.js";
 import { DTYPE_GROUPS, isRegexName, selectorNode } from "./selector_nodes.js";
@@ -150,25 +150,13 @@ const RENAMES: Record<string, (name: string, text: string) => string> = {
  * renaming made an alias of the name it gives.
  */
 function substitute(root: ExprNode, pick: (n: ExprNode) => boolean, column: string): ExprNode {
-  const done = new Map<ExprNode, ExprNode>();
-  const visit = (n: ExprNode): ExprNode => {
-    const seen = done.get(n);
-    if (seen) return seen;
-    let out: ExprNode;
-    if (pick(n)) out = { op: "col", args: [], name: column };
-    else {
-      const args = n.args.map(visit);
-      out = args.every((a, i) => a === n.args[i]) ? n : { ...n, args };
-      if (out.op === "name") {
-        const inner = out.args[0] as ExprNode;
-        const rename = RENAMES[out.name as string] as (name: string, text: string) => string;
-        out = { op: "alias", args: [inner], name: rename(rootName(inner), (out.list?.[0] ?? "") as string) };
-      }
-    }
-    done.set(n, out);
-    return out;
-  };
-  return visit(root);
+  return rewrite(root, (n) => {
+    if (pick(n)) return { op: "col", args: [], name: column };
+    if (n.op !== "name") return n;
+    const inner = n.args[0] as ExprNode;
+    const rename = RENAMES[n.name as string] as (name: string, text: string) => string;
+    return { op: "alias", args: [inner], name: rename(rootName(inner), (n.list?.[0] ?? "") as string) };
+  });
 }
 
 /** One expression's expansion: an Expr per selected column (none for an empty selection). */

@@ -7,6 +7,7 @@
 import { parseDType, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
 import { col, Expr, lit, type ExprNode } from "./expr.js";
+import { rewrite, stripAlias } from "./expr_tree.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { REDUCE_KINDS } from "./ops/reduce.js";
 
@@ -91,8 +92,7 @@ export function refuseSized(root: ExprNode, where: string): void {
 
 /** The mode node at the root (under aliases), if any; a mode anywhere else is refused. */
 function rootMode(root: ExprNode): ExprNode | undefined {
-  let n = root;
-  while (n.op === "alias") n = n.args[0] as ExprNode;
+  const n = stripAlias(root);
   const found = sizedOps(root).filter((m) => m.op === "mode");
   if (found.length === 0) return undefined;
   if (found.length > 1 || found[0] !== n) throw new InvalidArgumentError("mode() must be a select item of its own (an alias at most)");
@@ -138,19 +138,7 @@ const parseDTypeOf = (node: ExprNode): DType => INTEGER_DTYPES.find((d) => typeI
 
 /** A tree with its intRange nodes as expressions over the rows (see rangeExpr). */
 function withRanges(root: ExprNode): ExprNode {
-  const done = new Map<ExprNode, ExprNode>();
-  const visit = (n: ExprNode): ExprNode => {
-    let out = done.get(n);
-    if (out) return out;
-    if (n.op === "intRange") out = rangeExpr(n);
-    else {
-      const args = n.args.map(visit);
-      out = args.every((a, i) => a === n.args[i]) ? n : { ...n, args };
-    }
-    done.set(n, out);
-    return out;
-  };
-  return visit(root);
+  return rewrite(root, (n) => (n.op === "intRange" ? rangeExpr(n) : n));
 }
 
 /** A select / withColumns item of its own length: a mode's column (owned), or a tree to run over `length` rows. */
@@ -185,20 +173,10 @@ export function sizedItem(root: ExprNode, height: number, evaluate: (node: ExprN
  * and are refused when the plan is typed.
  */
 export function rowNumberRanges(root: ExprNode, firstColumn: string | undefined): ExprNode {
-  const done = new Map<ExprNode, ExprNode>();
-  const visit = (n: ExprNode): ExprNode => {
-    let out = done.get(n);
-    if (out) return out;
+  return rewrite(root, (n) => {
     const [s, , st] = (n.list ?? []) as bigint[];
-    if (n.op === "intRange" && n.params?.[0] === 1 && s === 0n && st === 1n && firstColumn !== undefined) {
-      const row = col(firstColumn).isNull().cumCount().cast("int64").sub(lit(1n, "int64"));
-      out = row.cast(parseDTypeOf(n)).node;
-    } else {
-      const args = n.args.map(visit);
-      out = args.every((a, i) => a === n.args[i]) ? n : { ...n, args };
-    }
-    done.set(n, out);
-    return out;
-  };
-  return visit(root);
+    if (n.op !== "intRange" || n.params?.[0] !== 1 || s !== 0n || st !== 1n || firstColumn === undefined) return n;
+    const row = col(firstColumn).isNull().cumCount().cast("int64").sub(lit(1n, "int64"));
+    return row.cast(parseDTypeOf(n)).node;
+  });
 }
