@@ -19,7 +19,7 @@ import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
-import { sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortOptions, type UniqueOptions } from "./ops/sort.js";
+import { schemaOfHandles, sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
 import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, lit, type LiteralValue } from "./expr.js";
@@ -30,7 +30,7 @@ import { joinFrames, type JoinOptions } from "./ops/join.js";
 import {
   columnIndex,
   flattenItems,
-  namesAfterDrop,
+  namesAfterDrop, type DropItem,
   namesAfterRename,
   selectColumns,
   withColumns as withColumnsOp,
@@ -323,9 +323,9 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * @example
    * df.drop("tmp");
    */
-  drop(...names: (string | readonly string[])[]): DataFrame {
+  drop(...names: (DropItem | readonly DropItem[])[]): DataFrame {
     const columns = this.#live();
-    const keep = namesAfterDrop(this.#names, names);
+    const keep = namesAfterDrop(this.#names, names, schemaOfHandles(this.#names, columns));
     return this.#derive(keep, keep.map((n) => columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 
@@ -446,8 +446,8 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.sort("fare");
    * df.sort(["city", "fare"], { descending: [false, true], nullsLast: true });
    */
-  sort(by: string | readonly string[], options?: SortOptions): DataFrame {
-    const keys = sortKeyNames(by).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
+  sort(by: SortBy, options?: SortOptions): DataFrame {
+    const keys = sortKeyNames(by, schemaOfHandles(this.#names, this.#columns)).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
     return fromHandles([...this.#names], sortColumns(this.#live(), keys, options));
   }
 

@@ -10,6 +10,7 @@ import { inspect } from "node:util";
 import { ExprDateTime, ExprString } from "./expr_namespaces.js";
 import { formatExpr } from "./expr_format.js";
 import { memoisedPredicate } from "./expr_tree.js";
+import { columnsNode, isRegexName } from "./selector_nodes.js";
 import {
   clipExpr,
   fillNullStrategy,
@@ -451,14 +452,18 @@ export class Expr {
 }
 
 /**
- * A column of the frame the expression runs on.
+ * A column of the frame the expression runs on; several names (or an array), a `"^...$"` regex
+ * name, or dtype names select several columns, one expression each (see `cs`).
  *
  * @example
  * df.filter(col("fare").gt(10));
+ * df.select(col("a", "b").sum(), col("^x_.*$").max(), col(["float64"]).round(1));
  */
-export function col(name: string): Expr {
-  if (typeof name !== "string") throw new InvalidArgumentError("col expects a column name");
-  return new Expr({ op: "col", args: [], name });
+export function col(name: string | readonly string[], ...more: string[]): Expr {
+  if (typeof name === "string" && more.length === 0 && !isRegexName(name)) return new Expr({ op: "col", args: [], name });
+  const names = [name, ...more].flat() as unknown[];
+  if (!names.every((n) => typeof n === "string")) throw new InvalidArgumentError("col expects column names");
+  return new Expr(columnsNode(names as string[]));
 }
 
 /**
@@ -529,57 +534,13 @@ export function columnOrExpr(v: Expr | string, what: string): Expr {
   throw new InvalidArgumentError(`${what} expects column names or expressions`);
 }
 
-function pairAggregation(kind: "corr" | "cov", a: Expr | string, b: Expr | string, ddof: number): Expr {
-  if (!Number.isInteger(ddof) || ddof < 0) {
-    throw new InvalidArgumentError(`${kind}: ddof must be a non-negative integer, got ${String(ddof)}`);
-  }
-  const args = [columnOrExpr(a, kind).node, columnOrExpr(b, kind).node];
-  return new Expr({ op: "agg", args, agg: { kind, ddof, q: 0.5 } });
-}
-
-/**
- * The number of rows, as an aggregation: per group in `groupBy(...).agg(len())`, the frame's
- * height in `select(len())`. int64, named "len".
- *
- * @example
- * import { col, len } from "gpudf";
- * df.groupBy("city").agg(len(), col("fare").sum());
- * df.select(len()); // one row: the height
- */
-export function len(): Expr {
-  return new Expr({ op: "agg", args: [], agg: { kind: "len", ddof: 1, q: 0.5 } });
-}
-
-/**
- * Pearson correlation of two columns (a name is a column), over the rows where both are
- * non-null; float64, named after `a`. As an aggregation: per group in groupBy().agg(), one
- * value in select().
- *
- * @example
- * import { corr } from "gpudf";
- * df.groupBy("id2").agg(corr("v1", "v2").pow(2).alias("r2"));
- */
-export function corr(a: Expr | string, b: Expr | string): Expr {
-  return pairAggregation("corr", a, b, 1);
-}
-
-/**
- * Covariance of two columns (a name is a column), over the rows where both are non-null,
- * divisor `pairs - ddof`; float64, named after `a`.
- *
- * @example
- * import { cov } from "gpudf";
- * df.groupBy("k").agg(cov("x", "y").alias("cov_xy"), cov("x", "y", 0).alias("pop_cov"));
- */
-export function cov(a: Expr | string, b: Expr | string, ddof = 1): Expr {
-  return pairAggregation("cov", a, b, ddof);
-}
+export { corr, cov, len } from "./expr_aggs.js";
 
 /** @internal The output name of a node (Polars: alias, else the leftmost leaf's name). */
 export function outputName(node: ExprNode): string {
   for (let n = node; ; ) {
     if (n.op === "alias" || n.op === "col") return n.name as string;
-    if (n.op === "agg" && n.agg?.kind === "len") return "len";
+    if (n.op === "agg" && n.agg?.kind === "len" && n.args.length === 0) return "len";
     if (n.op === "lit") return "literal";
     const next = n.op === "when" ? n.args[1] : n.args[0];
     if (next === undefined) return "literal";

@@ -110,6 +110,28 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
     }
     case "isIn":
       return `${recv()}.isIn([${(node.list ?? []).map(literalText).join(", ")}])`;
+    case "selector": {
+      const kind = node.name as string;
+      if (["or", "and", "sub", "xor"].includes(kind)) return `${a[0]}.${kind}(${a[1]})`;
+      if (kind === "byDtype") return `cs.byDtype(${(node.params ?? []).map((id) => JSON.stringify(dtypeOfId(id))).join(", ")})`;
+      if (kind === "nameOrDtype") return `col([${literalText(node.list?.[0])}])`;
+      return `cs.${kind}(${(node.list ?? []).map(literalText).join(", ")})`;
+    }
+    case "name":
+      return `${recv()}.name.${node.name as string}(${node.name === "prefix" || node.name === "suffix" ? literalText(node.list?.[0]) : ""})`;
+    case "sortBy": {
+      const k = a.length - 1;
+      const flags = (node.params ?? []).map((p) => p !== 0);
+      const opts = [
+        flags.slice(0, k).some(Boolean) ? `descending: [${flags.slice(0, k).join(", ")}]` : "",
+        flags.slice(k).some((f) => !f) ? `nullsLast: [${flags.slice(k).join(", ")}]` : "",
+      ].filter(Boolean);
+      return `${recv()}.sortBy([${a.slice(1).join(", ")}]${opts.length ? `, { ${opts.join(", ")} }` : ""})`;
+    }
+    case "intRange": {
+      const [start, end, step] = node.list ?? [];
+      return `intRange(${literalText(start)}, ${node.params?.[0] === 1 ? "len()" : literalText(end)}, ${literalText(step)}, { dtype: "${dtypeOfId(node.dtype as number)}" })`;
+    }
     case "str.contains":
     case "str.countMatches":
     case "str.find":

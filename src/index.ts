@@ -28,7 +28,7 @@ export { scanCSV, scanParquet, scanIPC, scanNDJSON, type ScanCSVOptions, type Sc
 export type { CollectOptions, ProfileResult } from "./lazy/collect.js";
 export type { OptimizationFlags } from "./lazy/optimizer/index.js";
 export type { FrameVerbs, GroupVerbs } from "./ops/verbs.js";
-export type { SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
+export type { SortBy, SortOptions, SeriesSortOptions, UniqueOptions } from "./ops/sort.js";
 export type { SampleOptions, TakeIndices } from "./ops/take.js";
 export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
@@ -65,6 +65,10 @@ export {
 } from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
 export { concatStr, format } from "./expr_strings.js";
+import "./expr_rows.js"; // installs filter, sortBy, len and .name on Expr
+export { ExprName, type SortByOptions } from "./expr_rows.js";
+export { cs, all, exclude, Selector } from "./selectors.js";
+export { intRange } from "./expr_sized.js"; // also installs Expr.mode
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
 export { ExprString, ExprDateTime, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";

@@ -7,6 +7,7 @@
 
 #include "bindings/napi.hpp"
 #include "core/error.hpp"
+#include "ops/groupby/group_input.hpp"
 #include "ops/groupby/groupby.hpp"
 
 namespace gpudf::js {
@@ -29,6 +30,25 @@ Napi::Value GroupRows(const Napi::CallbackInfo& info) {
     out.Set("groups", ColumnHandle::Wrap(env, g.ids));
     out.Set("firstRows", ColumnHandle::Wrap(env, g.first_rows));
     out.Set("count", Napi::Number::New(env, double(g.count)));
+    return out;
+  });
+}
+
+/// chooseRows(sortBy, values, groups | null, extra[], descending[], nullsLast[]) -> [values, groups?]
+Napi::Value ChooseRows(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const bool sort_by = arg_bool(info, 0, "sortBy");
+    const ColumnPtr& values = ColumnHandle::From(info[1]);
+    const ColumnPtr ids = info[2].IsNull() ? nullptr : ColumnHandle::From(info[2]);
+    const std::vector<ColumnPtr> extra = arg_columns(info, 3, "extra");
+    const size_t flags = sort_by ? extra.size() : 0;
+    const std::vector<bool> descending = arg_bools(info, 4, "descending", flags);
+    const std::vector<bool> nulls_last = arg_bools(info, 5, "nullsLast", flags);
+    const ChosenRows r = choose_rows(sort_by ? RowChoice::SortBy : RowChoice::Filter, values, ids, extra, descending, nulls_last);
+    Napi::Array out = Napi::Array::New(env);
+    out.Set(uint32_t(0), ColumnHandle::Wrap(env, r.values));
+    if (r.ids) out.Set(uint32_t(1), ColumnHandle::Wrap(env, r.ids));
     return out;
   });
 }
@@ -115,6 +135,7 @@ Napi::Value GroupHeadRows(const Napi::CallbackInfo& info) {
 
 void init_groupby(Napi::Env env, Napi::Object exports) {
   exports.Set("groupRows", Napi::Function::New(env, GroupRows, "groupRows"));
+  exports.Set("chooseRows", Napi::Function::New(env, ChooseRows, "chooseRows"));
   exports.Set("groupAggregate", Napi::Function::New(env, GroupAggregate, "groupAggregate"));
   exports.Set("groupAggregateMany", Napi::Function::New(env, GroupAggregateMany, "groupAggregateMany"));
   exports.Set("groupCorr", Napi::Function::New(env, GroupCorr, "groupCorr"));

@@ -46,6 +46,7 @@ std::optional<Prepared> over_base(const AggregateSpec& a, const Relation& in) {
     if (!same(keys.back())) return std::nullopt;
   }
   for (const ExprSpec& e : a.inputs) {
+    if (chosen_input(e, int32_t(e.size()) - 1)) return std::nullopt;  // chosen rows: over_rows
     inputs.push_back(evaluate_cell(e, in, in.height()));
     if (!same(inputs.back())) return std::nullopt;
   }
@@ -71,7 +72,9 @@ std::optional<Prepared> over_base(const AggregateSpec& a, const Relation& in) {
 Prepared over_rows(const AggregateSpec& a, const Relation& in) {
   Grouping g = group_by(a.keys, in, a.drop_nulls, a.maintain_order, a.sort);
   Prepared p{std::move(g.keys), {}, std::move(g.groups)};
-  for (const ExprSpec& e : a.inputs) p.inputs.push_back(evaluate_column(e, in));
+  // A filter / sortBy input is evaluated with its slot (its rows are the slot's own).
+  for (const ExprSpec& e : a.inputs)
+    p.inputs.push_back(chosen_input(e, int32_t(e.size()) - 1) ? nullptr : evaluate_column(e, in));
   return p;
 }
 
@@ -99,6 +102,17 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
   std::vector<size_t> at;
   for (size_t i = 0; i < a.slots.size(); ++i) {
     const AggSlot& s = a.slots[i];
+    if (!s.inputs.empty() && !input(s, 0)) {
+      // Over chosen rows: the values and the group ids filtered or sorted together, then folded.
+      const ExprSpec& e = a.inputs[size_t(s.inputs[0])];
+      const ChosenInput c = *chosen_input(e, int32_t(e.size()) - 1);
+      GPUDF_EXPECTS(s.kind != "corr" && s.kind != "cov", InvalidArgument, s.kind + " does not take a filter or sortBy input");
+      const ChosenRows chosen = choose_over(c, in, p.groups.ids);
+      const ReduceKind kind = reduce_kind(s.kind);
+      per_group[i] = group_aggregate(kind == ReduceKind::Len ? chosen.ids->view() : chosen.values->view(), chosen.ids->view(), count,
+                                     kind, s.options);
+      continue;
+    }
     if (s.kind == "corr" || s.kind == "cov") {
       per_group[i] = group_corr(input(s, 0)->view(), input(s, 1)->view(), ids, count, s.kind == "cov", s.options.ddof);
       continue;

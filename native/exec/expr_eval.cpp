@@ -73,6 +73,40 @@ bool has_window(const ExprSpec& e) {
 
 }  // namespace
 
+std::optional<ChosenInput> chosen_input(const ExprSpec& e, int32_t at) {
+  const NodeSpec& n = e.at(size_t(at));
+  if (n.op != "filter" && n.op != "sortBy") return std::nullopt;
+  GPUDF_EXPECTS(n.args.size() >= 2, InvalidArgument, n.op + " needs values and a predicate or keys");
+  ChosenInput c;
+  c.choice = n.op == "filter" ? RowChoice::Filter : RowChoice::SortBy;
+  c.value = subtree(e, n.args[0]);
+  for (size_t k = 1; k < n.args.size(); ++k) c.extra.push_back(subtree(e, n.args[k]));
+  for (const ExprSpec& part : c.extra)
+    for (const NodeSpec& m : part)
+      GPUDF_EXPECTS(m.op != "agg" && m.op != "filter" && m.op != "sortBy", InvalidArgument,
+                    n.op + ": the predicate or keys may not hold aggregations, filter or sortBy");
+  for (const NodeSpec& m : c.value)
+    GPUDF_EXPECTS(m.op != "agg" && m.op != "filter" && m.op != "sortBy", InvalidArgument,
+                  n.op + ": the values may not hold aggregations, filter or sortBy");
+  if (c.choice == RowChoice::SortBy) {
+    const size_t keys = c.extra.size();
+    GPUDF_EXPECTS(n.params.size() == 2 * keys, InvalidArgument, "sortBy needs a descending and a nullsLast flag per key");
+    for (size_t k = 0; k < keys; ++k) {
+      c.descending.push_back(n.params[k] != 0);
+      c.nulls_last.push_back(n.params[keys + k] != 0);
+    }
+  } else {
+    GPUDF_EXPECTS(c.extra.size() == 1, InvalidArgument, "filter takes one predicate");
+  }
+  return c;
+}
+
+ChosenRows choose_over(const ChosenInput& c, const Relation& rel, const ColumnPtr& ids) {
+  std::vector<ColumnPtr> extra;
+  for (const ExprSpec& part : c.extra) extra.push_back(run_plain(part, rel, rel.height()));
+  return choose_rows(c.choice, run_plain(c.value, rel, rel.height()), ids, extra, c.descending, c.nulls_last);
+}
+
 std::optional<std::string> plain_column(const ExprSpec& e) {
   int32_t at = int32_t(e.size()) - 1;
   while (at >= 0 && e[size_t(at)].op == "alias" && !e[size_t(at)].args.empty()) at = e[size_t(at)].args[0];
@@ -184,6 +218,15 @@ CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool
   if (auto name = plain_column(e)) return rel.cell(*name);
   const ExprSpec resolved = resolve_aggregations(e, [&](const ExprSpec& cur, int32_t j) {
     const NodeSpec& n = cur[size_t(j)];
+    if (n.args.size() == 1) {
+      if (std::optional<ChosenInput> c = chosen_input(cur, n.args[0])) {
+        const ColumnPtr chosen = choose_over(*c, rel, nullptr).values;
+        ReduceOptions o;
+        o.ddof = n.ddof;
+        o.q = n.q;
+        return literal_node(reduce(chosen->view(), reduce_kind(n.agg_kind), o));
+      }
+    }
     if (n.agg_kind == "len") {
       NodeSpec lit = typed_literal(LiteralSpec::Kind::BigInt, TypeId::Int64);
       lit.value.bigint = rel.height();
@@ -233,7 +276,19 @@ TypeId expr_type(const ExprSpec& e, const std::vector<std::string>& names, const
   const ExprSpec resolved = resolve_aggregations(e, [&](const ExprSpec& cur, int32_t j) {
     const NodeSpec& n = cur[size_t(j)];
     std::vector<TypeId> in;
-    for (int32_t a : n.args) in.push_back(type_of(subtree(cur, a)));
+    for (int32_t a : n.args) {
+      std::optional<ChosenInput> c = chosen_input(cur, a);
+      if (!c) {
+        in.push_back(type_of(subtree(cur, a)));
+        continue;
+      }
+      for (const ExprSpec& part : c->extra) {
+        const TypeId t = type_of(part);
+        GPUDF_EXPECTS(c->choice == RowChoice::SortBy || t == TypeId::Bool, Dtype,
+                      "filter needs a bool predicate, got " + std::string(type_name(t)));
+      }
+      in.push_back(type_of(c->value));
+    }
     return typed_literal(LiteralSpec::Kind::Null, agg_type(n.agg_kind, in));
   });
   return type_of(resolved);

@@ -9,6 +9,7 @@
 
 #include "exec/plan.hpp"
 #include "exec/relation.hpp"
+#include "ops/groupby/group_input.hpp"
 
 namespace gpudf::exec {
 
@@ -50,6 +51,22 @@ TypeId agg_type(const std::string& kind, const std::vector<TypeId>& inputs);
 
 /// A reduce() kind by its src/expr.ts name; ERR_INVALID_ARGUMENT for other names.
 ReduceKind reduce_kind(const std::string& name);
+
+/// An aggregation input that chooses its rows (`v.filter(p)`, `v.sortBy(keys)`): the value's,
+/// the predicate's or keys' subtrees and the sort flags.
+struct ChosenInput {
+  RowChoice choice = RowChoice::Filter;
+  ExprSpec value;
+  std::vector<ExprSpec> extra;
+  std::vector<bool> descending, nulls_last;
+};
+
+/// The chosen input rooted at node `at` of `e`; nullopt when that node is not a filter / sortBy.
+std::optional<ChosenInput> chosen_input(const ExprSpec& e, int32_t at);
+
+/// The input's values (and `ids`, the group ids, when grouped; columns of `rel`'s height)
+/// through the choice, its predicate or keys evaluated over `rel` (ops/groupby/group_input.hpp).
+ChosenRows choose_over(const ChosenInput& c, const Relation& rel, const ColumnPtr& ids);
 
 /// The value of a one-row column as a literal node of its exact dtype.
 expr::NodeSpec literal_node(const ColumnPtr& one);

@@ -17,8 +17,10 @@ import { isFillNullStrategy, type FillNullStrategy } from "../expr_fill.js";
 import { strategyTargets } from "../ops/fill.js";
 import { groupByArgs, type GroupByOptions, type GroupKey } from "../ops/groupby.js";
 import type { JoinOptions } from "../ops/join.js";
-import { flattenItems, namesAfterDrop, namesAfterRename, type SelectItem } from "../ops/select.js";
-import { perKey, resolveUnique, sortKeyNames, type SortOptions, type UniqueOptions } from "../ops/sort.js";
+import { flattenItems, namesAfterDrop, namesAfterRename, type DropItem, type SelectItem } from "../ops/select.js";
+import { perKey, resolveUnique, sortKeyNames, type SortBy, type SortOptions, type UniqueOptions } from "../ops/sort.js";
+import { expandExprs, expandItems, expandPredicate } from "../expr_expand.js";
+import { rowNumberRanges } from "../expr_sized.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
@@ -105,6 +107,12 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
     return this;
   }
 
+  /** `e` with intRange(0, len()) as the row number (see rowNumberRanges). */
+  #rowNumbers(e: Expr): Expr {
+    const node = rowNumberRanges(e.node, this.plan.schema.names[0]);
+    return node === e.node ? e : new Expr(node);
+  }
+
   /**
    * Columns by name and expressions, in the order given (see DataFrame.select).
    *
@@ -112,7 +120,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * lf.select("a", col("b").mul(2).alias("b2"));
    */
   select(...items: (SelectItem | readonly SelectItem[])[]): LazyFrame {
-    const exprs = flattenItems(items).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
+    const exprs = expandItems(flattenItems(items), this.plan.schema).map((it) => (it instanceof Expr ? this.#rowNumbers(it) : it)).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
     return new LazyFrame(projectNode(this.plan, exprs, false));
   }
 
@@ -125,7 +133,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   withColumns(...exprs: (Expr | readonly Expr[])[]): LazyFrame {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
-    const added = (flat as Expr[]).map((e) => ({ name: e.outputName, node: e.node }));
+    const added = expandExprs(flat as Expr[], this.plan.schema).map((e) => ({ name: e.outputName, node: this.#rowNumbers(e).node }));
     checkUniqueNames(
       added.map((a) => a.name),
       "; use alias()",
@@ -147,7 +155,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    */
   filter(predicate: Expr): LazyFrame {
     if (!(predicate instanceof Expr)) throw new InvalidArgumentError("LazyFrame.filter expects an Expr");
-    return new LazyFrame(filterNode(this.plan, predicate.node));
+    return new LazyFrame(filterNode(this.plan, expandPredicate(predicate, this.plan.schema).node));
   }
 
   /**
@@ -192,8 +200,8 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * @example
    * lf.drop("tmp");
    */
-  drop(...names: (string | readonly string[])[]): LazyFrame {
-    return this.select(namesAfterDrop(this.#names(), names));
+  drop(...names: (DropItem | readonly DropItem[])[]): LazyFrame {
+    return this.select(namesAfterDrop(this.#names(), names, this.plan.schema));
   }
 
   /**
@@ -260,8 +268,8 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    * @example
    * lf.sort(["city", "fare"], { descending: [false, true] });
    */
-  sort(by: string | readonly string[], options?: SortOptions): LazyFrame {
-    const names = sortKeyNames(by);
+  sort(by: SortBy, options?: SortOptions): LazyFrame {
+    const names = sortKeyNames(by, this.plan.schema);
     const o = (options ?? {}) as Record<string, unknown>;
     if (options !== undefined && (options === null || typeof options !== "object")) throw new InvalidArgumentError("sort options must be an object");
     const descending = perKey(o.descending, names.length, "descending", false);
@@ -315,7 +323,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   groupBy(...keysThenOptions: [...(GroupKey | readonly GroupKey[])[], GroupByOptions]): LazyGroupBy;
   groupBy(...args: unknown[]): LazyGroupBy {
     const { keys, options } = groupByArgs(args);
-    const named = keys.map((k) => (typeof k === "string" ? { name: k, node: col(k).node } : { name: k.outputName, node: k.node }));
+    const named = expandItems(keys, this.plan.schema).map((k) => (typeof k === "string" ? { name: k, node: col(k).node } : { name: k.outputName, node: k.node }));
     return new LazyGroupBy(this.plan, named, options);
   }
 

@@ -10,6 +10,7 @@ import { shortcutAccepts } from "../ops/groupby.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { GroupVerbs } from "../ops/verbs.js";
 import { LazyFrame } from "./lazy_frame.js";
+import { expandExprs } from "../expr_expand.js";
 import { aggregateNode, groupSliceNode, topKNode, type GroupOptions, type LogicalPlan, type NamedNode } from "./plan.js";
 
 /**
@@ -39,7 +40,7 @@ export class LazyGroupBy implements GroupVerbs<LazyFrame> {
   agg(...exprs: (Expr | readonly Expr[])[]): LazyFrame {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("groupBy().agg expects expressions");
-    const aggs = (flat as Expr[]).map((e) => ({ name: e.outputName, node: e.node }));
+    const aggs = expandExprs(flat as Expr[], this.#input.schema).map((e) => ({ name: e.outputName, node: e.node }));
     return new LazyFrame(aggregateNode(this.#input, this.#keys, aggs, this.#options));
   }
 

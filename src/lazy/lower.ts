@@ -3,6 +3,7 @@
  * before parents, the root last) and the in-memory frames it reads. A node reached twice (the
  * same subplan used by both sides of a join, say) is lowered once, so it runs once.
  */
+import { slotArity } from "../ops/agg_rows.js";
 import type { DataFrame } from "../dataframe.js";
 import { InternalError } from "../errors.js";
 import { serializeExpr, type ExprNode, type SerializedNode } from "../expr.js";
@@ -88,7 +89,7 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
             kind: s.agg.kind,
             ddof: s.agg.ddof,
             q: s.agg.q,
-            inputs: s.inputs.slice(0, aggArity(s.agg.kind)).map(inputIndex),
+            inputs: s.inputs.slice(0, slotArity(s.inputs, aggArity(s.agg.kind))).map(inputIndex),
           })),
           outputs: ap.outputs.map((o) => ({ name: o.name, expr: serializeExpr(o.node) })),
           ...GROUP_KINDS(plan.options),

@@ -5,6 +5,8 @@
  * native compiler (native.exprType), so plan-time schemas follow exactly the rules the
  * executor applies.
  */
+import { checkRowOps } from "../ops/agg_rows.js";
+import { refuseSized } from "../expr_sized.js";
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
@@ -207,6 +209,8 @@ export function checkColumns(node: ExprNode, schema: Schema): void {
 /** The dtype of an expression over `schema` (aggregations typed as the executor types them). */
 export function typeOf(node: ExprNode, schema: Schema): DType {
   checkColumns(node, schema);
+  checkRowOps(node);
+  refuseSized(node, "a lazy query");
   return dtypeOfId(native.exprType(serializeExpr(node), [...schema.names], schema.dtypes.map((d) => typeIdOf(d))));
 }
 

@@ -207,6 +207,11 @@ export interface NativeAddon {
    * the one-fold kinds run in one pass over the rows (results equal groupAggregate's).
    */
   groupAggregateMany(values: ColumnHandle[], groups: ColumnHandle, count: number, kinds: number[], ddofs: number[], qs: number[]): ColumnHandle[];
+  /**
+   * An aggregation's chosen rows (native/ops/groupby/group_input.hpp): filter (extra: the mask;
+   * grouped: unchosen rows' ids become -1, else the values compacted) or sortBy (extra: the keys).
+   */
+  chooseRows(sortBy: boolean, values: ColumnHandle, groups: ColumnHandle | null, extra: ColumnHandle[], descending: boolean[], nullsLast: boolean[]): ColumnHandle[];
   /** float64 per group: corr (cov false) or cov with divisor n - ddof over pairs both non-null. */
   groupCorr(a: ColumnHandle, b: ColumnHandle, groups: ColumnHandle, count: number, cov: boolean, ddof: number): ColumnHandle;
   /** int64 rows: each group's (ascending id) first n (fromEnd: last n) rows, ascending. */

@@ -9,6 +9,7 @@ import { dtypeOfId, typeIdOf } from "../dtypes.js";
 import type { AggKind, ExprNode, LiteralValue } from "../expr.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { REDUCE_KINDS } from "./reduce.js";
+import { chooseRows, rowChoiceOf, type RowChoice } from "./agg_rows.js";
 
 /** An aggregation node's resolved parameters. */
 export type AggSpec = NonNullable<ExprNode["agg"]>;
@@ -97,6 +98,21 @@ function aggregateAll(agg: AggSpec, inputs: readonly ColumnHandle[], evaluate: (
   }
 }
 
+/** The one-row result of an aggregation over the rows its filter / sortBy input chooses. */
+function reduceChosen(agg: AggSpec, choice: RowChoice, evaluate: (node: ExprNode) => ColumnHandle): ColumnHandle {
+  const value = evaluate(choice.value);
+  try {
+    const [chosen] = chooseRows(choice, value, null, evaluate) as [ColumnHandle];
+    try {
+      return native.reduce(chosen, REDUCE_KINDS[agg.kind as keyof typeof REDUCE_KINDS], agg.ddof, agg.q);
+    } finally {
+      chosen.dispose();
+    }
+  } finally {
+    value.dispose();
+  }
+}
+
 /**
  * The tree with every aggregation replaced by its value. `evaluate` runs an aggregation-free
  * tree over the frame (a new handle the caller owns); `height` is the frame's (for len()).
@@ -109,7 +125,15 @@ export function resolveAggregates(root: ExprNode, evaluate: (node: ExprNode) => 
     if (node.op === "over") return node;  // its aggregations are per partition (native)
     const args = node.args.map(visit);
     let out: ExprNode = args.every((a, i) => a === node.args[i]) ? node : { ...node, args };
-    if (out.op === "agg" && out.agg) {
+    const choice = out.op === "agg" ? rowChoiceOf(node) : undefined;
+    if (choice && out.agg) {
+      const one = reduceChosen(out.agg, choice, evaluate);
+      try {
+        out = literalOf(one);
+      } finally {
+        one.dispose();
+      }
+    } else if (out.op === "agg" && out.agg) {
       if (out.agg.kind === "len") {
         out = { op: "lit", args: [], value: BigInt(height), dtype: typeIdOf("int64") };
       } else {

@@ -9,6 +9,7 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
 import { columnNotFound } from "../suggest.js";
+import { expandPredicate, schemaOfHandles } from "../expr_expand.js";
 
 /** Columns per dropNulls pass (each pass is one expression; programs are capped natively). */
 const DROP_NULLS_GROUP = 64;
@@ -24,7 +25,7 @@ export function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult
 
 /** filter(expr): evaluate the predicate, then compact. */
 export function filterByExpr(frame: FrameParts, predicate: Expr): FrameResult {
-  const mask = evaluate(frame, predicate, frame.height, true);
+  const mask = evaluate(frame, expandPredicate(predicate, schemaOfHandles(frame.names, frame.columns)), frame.height, true);
   try {
     return filterByMask(frame, mask);
   } finally {

@@ -13,7 +13,10 @@ import { col, Expr, len, serializeExpr, type ExprNode } from "../expr.js";
 import { fillsFromNeighbours, nodeKey } from "../expr_tree.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { aggArity, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
+import { aggArity, aggregateGroups, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
+import { checkRowOps, chooseRows, rowChoiceOf } from "./agg_rows.js";
+import { refuseSized } from "../expr_sized.js";
+import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
 import { checkTopK, topKRows, type TopKBy } from "./top_k.js";
@@ -103,6 +106,8 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
   const memo = new Map<ExprNode, string>();
   const outputs = exprs.map((expr) => {
     const name = expr.outputName;
+    checkRowOps(expr.node);
+    refuseSized(expr.node, "groupBy().agg");
     if (fillsFromNeighbours(expr.node)) {
       // They would fill across the groups (per-group fills are window functions).
       throw new InvalidArgumentError(`groupBy().agg: "${name}" uses forwardFill, backwardFill or interpolate; that is not supported in an aggregation`);
@@ -160,25 +165,44 @@ export function aggregateOutputs(frame: FrameParts, plan: AggregationPlan, group
   const out: ColumnHandle[] = [];
   try {
     const memo = new Map<ExprNode, string>();
+    // A node over the frame's rows, or over the row expansion `rows` when given.
+    const evaluateRows = (node: ExprNode): ColumnHandle => {
+      const whole = evaluateOver(frame, node);
+      if (rows === undefined) return whole;
+      try {
+        return native.take([whole], rows, frame.height)[0] as ColumnHandle;
+      } finally {
+        whole.dispose();
+      }
+    };
     const input = (node: ExprNode): ColumnHandle => {
       const key = nodeKey(node, memo);
       let h = inputs.get(key);
       if (h === undefined) {
-        const whole = evaluateOver(frame, node);
-        if (rows === undefined) h = whole;
-        else {
-          try {
-            h = native.take([whole], rows, frame.height)[0] as ColumnHandle;
-          } finally {
-            whole.dispose();
-          }
-        }
+        h = evaluateRows(node);
         inputs.set(key, h);
       }
       return h;
     };
-    const specs = plan.slots.map((slot) => ({ agg: slot.agg, inputs: slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input) }));
-    perGroup.push(...aggregateGroupsMany(specs, groups, count));
+    // Slots over chosen rows (filter / sortBy inputs) aggregate on their own, over their rows.
+    const choices = plan.slots.map((slot) => rowChoiceOf({ op: "agg", args: slot.inputs, agg: slot.agg }));
+    const plain = plan.slots.filter((_, i) => choices[i] === undefined);
+    const specs = plain.map((slot) => ({ agg: slot.agg, inputs: slot.inputs.slice(0, aggArity(slot.agg.kind)).map(input) }));
+    const made = aggregateGroupsMany(specs, groups, count);
+    perGroup.push(...made);
+    const slotColumns = plan.slots.map((slot, i) => {
+      const choice = choices[i];
+      if (choice === undefined) return made[plain.indexOf(slot)] as ColumnHandle;
+      const [values, ids] = chooseRows(choice, input(choice.value), groups, evaluateRows) as [ColumnHandle, ColumnHandle];
+      try {
+        const h = aggregateGroups(slot.agg, [values], ids, count);
+        perGroup.push(h);
+        return h;
+      } finally {
+        values.dispose();
+        ids.dispose();
+      }
+    });
     disposeAll(inputs.values());
     inputs.clear();
     return disposeOnError(out, () => {
@@ -187,8 +211,8 @@ export function aggregateOutputs(frame: FrameParts, plan: AggregationPlan, group
         const slot = plainSlot(o.node);
         out.push(
           slot !== undefined
-            ? share(perGroup[names.indexOf(slot)] as ColumnHandle)
-            : native.evalExpr(serializeExpr(o.node), names, perGroup, count),
+            ? share(slotColumns[names.indexOf(slot)] as ColumnHandle)
+            : native.evalExpr(serializeExpr(o.node), names, slotColumns, count),
         );
       }
       return out;
@@ -224,7 +248,8 @@ export class GroupBy implements GroupVerbs<DataFrame> {
     const { keys, options } = groupByArgs(args);
     this.#frame = frame;
     this.#wrap = wrap;
-    this.#keys = keys;
+    const f = frame();
+    this.#keys = expandItems(keys, schemaOfHandles(f.names, f.columns));
     this.#options = options;
   }
 
@@ -319,7 +344,8 @@ export class GroupBy implements GroupVerbs<DataFrame> {
   agg(...exprs: (Expr | readonly Expr[])[]): DataFrame {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("groupBy().agg expects expressions");
-    const plan = planAggregations(flat as Expr[]);
+    const f = this.#frame();
+    const plan = planAggregations(expandExprs(flat as Expr[], schemaOfHandles(f.names, f.columns)));
     checkUniqueNames([...this.#keyNames(), ...plan.outputs.map((o) => o.name)], "; use alias()");
     return this.#grouped((frame, keys, { groups, firstRows, count }) => {
       const out: ColumnHandle[] = [];

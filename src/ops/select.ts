@@ -9,6 +9,9 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnNotFound } from "../suggest.js";
 import { columnsOf } from "../expr_tree.js";
+import { expandExprs, expandItems, schemaOfHandles, type ExpandSchema } from "../expr_expand.js";
+import { checkRowOps } from "./agg_rows.js";
+import { refuseSized, sizedItem } from "../expr_sized.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -28,6 +31,8 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   ensureDevice();
   // A misspelt col() is reported here, with the columns that exist and the nearest one.
   for (const name of columnsOf(expr.node)) if (!frame.names.includes(name)) throw columnNotFound(name, frame.names);
+  checkRowOps(expr.node);
+  refuseSized(expr.node, "this expression (a filter, a key or an aggregation's input)");
   const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
     (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
   // Aggregations first (each over the whole frame), then the rest as one fused program.
@@ -35,10 +40,16 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   return run(node, rows, predicate);
 }
 
+/** What drop() takes: names, or selectors (cs.*, col("^re$"), col("a", "b")) given the schema. */
+export type DropItem = string | Expr;
+
 /** The names left by drop(...names): ColumnNotFoundError for a name the frame lacks. */
-export function namesAfterDrop(names: readonly string[], dropped: readonly (string | readonly string[])[]): string[] {
+export function namesAfterDrop(names: readonly string[], dropped: readonly (DropItem | readonly DropItem[])[], schema?: ExpandSchema): string[] {
   const frame: FrameParts = { names, columns: [], height: 0 };
-  const gone = new Set((dropped.flat() as string[]).map((n) => names[columnIndex(frame, n)]));
+  let flat = dropped.flat() as DropItem[];
+  if (schema !== undefined) flat = expandItems(flat, schema).map((d) => (d instanceof Expr && d.node.op === "col" ? (d.node.name as string) : d));
+  for (const d of flat) if (typeof d !== "string") throw new InvalidArgumentError(`drop expects column names or selectors, got ${String(d)}`);
+  const gone = new Set((flat as string[]).map((n) => names[columnIndex(frame, n)]));
   return names.filter((n) => !gone.has(n));
 }
 
@@ -69,30 +80,49 @@ export function flattenItems(items: readonly (SelectItem | readonly SelectItem[]
  * select: plain names share their column; expressions are evaluated. Literal-only
  * expressions give one row, broadcast to the frame's height when anything reads a column.
  */
-export function selectColumns(frame: FrameParts, items: readonly SelectItem[]): FrameResult {
+export function selectColumns(frame: FrameParts, given: readonly SelectItem[]): FrameResult {
+  const items = expandItems(given, schemaOfHandles(frame.names, frame.columns));
   const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
   checkUniqueNames(names, "; use alias()");
-  const anyColumn = items.some((it) => typeof it === "string" || readsColumns(it.node));
-  const rows = anyColumn ? frame.height : 1;
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
-    for (const it of items) {
-      made.push(typeof it === "string" ? share(frame.columns[columnIndex(frame, it)] as ColumnHandle) : evaluate(frame, it, rows));
+    // Items of their own length (intRange, mode) set the height when nothing reads the frame.
+    const sized = items.map((it) => (typeof it === "string" ? undefined : sizedItem(it.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height))));
+    for (const s of sized) if (s && "column" in s) made.push(s.column);
+    const anyColumn = items.some((it, i) => sized[i] === undefined && (typeof it === "string" || readsColumns(it.node)));
+    const lengths = new Set(sized.flatMap((s) => (s ? [s.length] : [])));
+    const own = [...lengths][0];
+    if (lengths.size > 1 || (own !== undefined && anyColumn && own !== frame.height)) {
+      throw new InvalidArgumentError(`select: the items' lengths differ (${[...lengths, ...(anyColumn ? [frame.height] : [])].join(", ")})`);
     }
-    return { names, columns: made };
+    const rows = anyColumn ? frame.height : (own ?? 1);
+    const columns = items.map((it, i) => {
+      const s = sized[i];
+      if (s && "column" in s) return s.column;
+      const h = typeof it === "string" ? share(frame.columns[columnIndex(frame, it)] as ColumnHandle) : evaluate(frame, s ? new Expr(s.node) : it, rows);
+      made.push(h);
+      return h;
+    });
+    return { names, columns };
   });
 }
 
 /** withColumns: each result replaces the column of its name in place, or is appended. */
-export function withColumns(frame: FrameParts, exprs: readonly Expr[]): FrameResult {
-  for (const e of exprs) {
+export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameResult {
+  for (const e of given) {
     if (!(e instanceof Expr)) throw new InvalidArgumentError("withColumns expects expressions");
   }
+  const exprs = expandExprs(given, schemaOfHandles(frame.names, frame.columns));
   const outNames = exprs.map((e) => e.outputName);
   checkUniqueNames(outNames, "; use alias()");
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
-    for (const e of exprs) made.push(evaluate(frame, e, frame.height));
+    for (const e of exprs) {
+      const s = sizedItem(e.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height));
+      if (s && "column" in s) made.push(s.column);
+      if (s && s.length !== frame.height) throw new InvalidArgumentError(`withColumns: "${e.outputName}" has ${s.length} rows, the frame ${frame.height}`);
+      if (!s || !("column" in s)) made.push(evaluate(frame, s ? new Expr(s.node) : e, frame.height));
+    }
     const names = [...frame.names];
     const columns = frame.columns.map(share);
     made.push(...columns);

@@ -5,6 +5,13 @@
 import { InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { checkOptions } from "../suggest.js";
+import { Expr } from "../expr.js";
+import { expandItems, type ExpandSchema } from "../expr_expand.js";
+
+/** What sort orders by: a name, a selector (cs.*, col("^re$")), or an array of them. */
+export type SortBy = string | Expr | readonly (string | Expr)[];
+
+export { schemaOfHandles } from "../expr_expand.js";
 
 /** Options of `DataFrame.sort` (a boolean applies to every key; an array gives one per key). */
 export interface SortOptions {
@@ -49,9 +56,15 @@ export function perKey(value: unknown, count: number, what: string, fallback: bo
   throw new InvalidArgumentError(`${what} must be a boolean or an array of booleans`);
 }
 
-/** The key column names of `by` (a name or a non-empty array of names). */
-export function sortKeyNames(by: unknown): string[] {
-  const names = typeof by === "string" ? [by] : Array.isArray(by) ? (by as unknown[]) : null;
+/**
+ * The key column names of `by` (a name or a non-empty array of names); given the frame's
+ * schema, `"^...$"` names and selectors (cs.*, col("a", "b")) that select columns expand.
+ */
+export function sortKeyNames(by: unknown, schema?: ExpandSchema): string[] {
+  let names = typeof by === "string" || by instanceof Expr ? [by] : Array.isArray(by) ? (by as unknown[]) : null;
+  if (names !== null && schema !== undefined && names.every((n) => typeof n === "string" || n instanceof Expr)) {
+    names = expandItems(names as (string | Expr)[], schema).map((n) => (n instanceof Expr && n.node.op === "col" ? (n.node.name as string) : n));
+  }
   if (names === null || names.length === 0 || !names.every((n) => typeof n === "string")) {
     throw new InvalidArgumentError("sort `by` must be a column name or a non-empty array of names");
   }

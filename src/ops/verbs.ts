@@ -8,8 +8,8 @@ import type { FillNullStrategy } from "../expr_fill.js";
 import type { UnpivotOptions } from "./reshape.js";
 import type { GroupByOptions, GroupKey } from "./groupby.js";
 import type { JoinOptions } from "./join.js";
-import type { SelectItem } from "./select.js";
-import type { SortOptions, UniqueOptions } from "./sort.js";
+import type { DropItem, SelectItem } from "./select.js";
+import type { SortBy, SortOptions, UniqueOptions } from "./sort.js";
 import type { TopKBy } from "./top_k.js";
 
 /** Verbs of a frame `F`, whose groupBy gives `G`, joining with `Other`. */
@@ -19,13 +19,13 @@ export interface FrameVerbs<F, G, Other> {
   filter(predicate: Expr): F;
   dropNulls(...subset: (string | readonly string[])[]): F;
   fillNull(value: LiteralValue | Record<string, LiteralValue> | FillNullStrategy): F;
-  drop(...names: (string | readonly string[])[]): F;
+  drop(...names: (DropItem | readonly DropItem[])[]): F;
   rename(mapping: Record<string, string>): F;
   slice(offset: number, length?: number): F;
   head(n?: number): F;
   tail(n?: number): F;
   limit(n?: number): F;
-  sort(by: string | readonly string[], options?: SortOptions): F;
+  sort(by: SortBy, options?: SortOptions): F;
   topK(n: number, by: TopKBy): F;
   bottomK(n: number, by: TopKBy): F;
   unique(options?: UniqueOptions): F;

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "ops/gather/gather.hpp"
+#include "ops/groupby/group_input.hpp"
 #include "ops/groupby/groupby.hpp"
 #include "ops/reduce/reduce.hpp"
 #include "ops/sort/sort.hpp"
@@ -32,9 +33,44 @@ bool order_dependent(const std::vector<NodeSpec>& inner) {
   return false;
 }
 
+bool chooses_rows(const NodeSpec& n) { return n.op == "filter" || n.op == "sortBy"; }
+
+/// The node an aggregation folds: its input, or a filter / sortBy input's values.
+int32_t folded_arg(const std::vector<NodeSpec>& inner, const NodeSpec& n) {
+  GPUDF_EXPECTS(n.args.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
+  const NodeSpec& a = inner.at(size_t(n.args[0]));
+  return chooses_rows(a) ? a.args.at(0) : n.args[0];
+}
+
+/// Aggregation `n` over the rows its filter / sortBy input chooses in each partition
+/// (ops/groupby/group_input.hpp), one value per partition.
+ColumnPtr aggregate_chosen(const std::vector<NodeSpec>& inner, const NodeSpec& n, const expr::Frame& frame,
+                           const ColumnPtr& ids, int64_t groups, Device& device) {
+  const NodeSpec& a = inner.at(size_t(n.args[0]));
+  std::vector<ColumnPtr> extra;
+  for (size_t k = 1; k < a.args.size(); ++k) extra.push_back(expr::evaluate(subtree_of(inner, a.args[k]), frame, device));
+  std::vector<bool> descending, nulls_last;
+  if (a.op == "sortBy") {
+    GPUDF_EXPECTS(a.params.size() == 2 * extra.size(), InvalidArgument, "sortBy needs a descending and a nullsLast flag per key");
+    for (size_t k = 0; k < extra.size(); ++k) {
+      descending.push_back(a.params[k] != 0);
+      nulls_last.push_back(a.params[extra.size() + k] != 0);
+    }
+  }
+  const ColumnPtr values = expr::evaluate(subtree_of(inner, a.args.at(0)), frame, device);
+  const ChosenRows c = choose_rows(a.op == "filter" ? RowChoice::Filter : RowChoice::SortBy, values, ids, extra, descending, nulls_last);
+  ReduceOptions o;
+  o.ddof = n.ddof;
+  o.q = n.q;
+  const ReduceKind kind = reduce_kind_named(n.agg_kind);
+  return group_aggregate(kind == ReduceKind::Len ? c.ids->view() : c.values->view(), c.ids->view(), groups, kind, o);
+}
+
 /// Per-partition value of aggregation node `n` (inputs evaluated over `frame`), one per row.
 ColumnPtr aggregate_per_row(const std::vector<NodeSpec>& inner, const NodeSpec& n, const expr::Frame& frame,
                             const ColumnPtr& ids, int64_t groups, Device& device) {
+  if (n.args.size() == 1 && chooses_rows(inner.at(size_t(n.args[0]))))
+    return gather(aggregate_chosen(inner, n, frame, ids, groups, device)->view(), ids->view());
   std::vector<ColumnPtr> in;
   for (int32_t a : n.args) in.push_back(expr::evaluate(subtree_of(inner, a), frame, device));
   ColumnPtr per_group;
@@ -58,8 +94,7 @@ NodeSpec typed_null(const std::vector<NodeSpec>& inner, const NodeSpec& n, const
   TypeId t = TypeId::Float64;
   if (n.agg_kind == "len") t = TypeId::Int64;
   else if (n.agg_kind != "corr" && n.agg_kind != "cov") {
-    GPUDF_EXPECTS(n.args.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
-    t = reduce_result_type(expr::evaluate(subtree_of(inner, n.args[0]), frame, device)->type(), reduce_kind_named(n.agg_kind));
+    t = reduce_result_type(expr::evaluate(subtree_of(inner, folded_arg(inner, n)), frame, device)->type(), reduce_kind_named(n.agg_kind));
   }
   NodeSpec lit;
   lit.op = "lit";

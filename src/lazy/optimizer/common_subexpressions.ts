@@ -8,11 +8,13 @@ import { col, type ExprNode } from "../../expr.js";
 import { columnsOf, hasAggregates, memoisedPredicate, nodeKey, occurrences, rewrite, treeSize } from "../../expr_tree.js";
 import { aggregateNode, keepsHeight, projectNode, type LogicalPlan, type NamedNode } from "../plan.js";
 import { mapPlan, parentCounts } from "./walk.js";
+import { ROW_OPS } from "../../ops/agg_rows.js";
 
 const cseName = (i: number): string => `__gpudf_cse_${i}`;
 
 function candidate(n: ExprNode): boolean {
-  return n.op !== "col" && n.op !== "lit" && n.op !== "alias" && n.op !== "agg" && !hasAggregates(n) && readsAnyColumn(n);
+  // A filter / sortBy chooses an aggregation's rows: not a column of its own.
+  return n.op !== "col" && n.op !== "lit" && n.op !== "alias" && n.op !== "agg" && !ROW_OPS.has(n.op) && !hasAggregates(n) && readsAnyColumn(n);
 }
 
 const readsAnyColumn = memoisedPredicate((n, ask) => n.op === "col" || n.args.some(ask));

@@ -1,0 +1,199 @@
+/**
+ * Expression expansion against a schema, run by every verb before it names or evaluates its
+ * expressions: a selector leaf (src/selectors.ts; `col("^re$")`, `col("a", "b")`, `all()`,
+ * `exclude(...)`) makes one expression per column it selects, and `.name.*` renamings become
+ * aliases. Expanded expressions hold only ops the native compiler knows.
+ */
+import { dtypeOfId, typeIdOf, type DType } from "./dtypes.js";
+import { InvalidArgumentError } from "./errors.js";
+import { Expr, outputName, type ExprNode } from "./expr.js";
+import { nodeKey, rewrite } from "./expr_tree.js";
+import { ensureDevice } from "./device.js";
+import { native } from "./native/addon.js";
+import { DTYPE_GROUPS, isRegexName, selectorNode } from "./selector_nodes.js";
+import { columnNotFound } from "./suggest.js";
+
+/** The names and dtypes expressions are expanded against. */
+export interface ExpandSchema {
+  readonly names: readonly string[];
+  readonly dtypes: readonly DType[];
+}
+
+/** Which names the regex finds a match in, by the native regex engine (str.contains). */
+function regexMatches(names: readonly string[], pattern: string): boolean[] {
+  if (names.length === 0) return [];
+  ensureDevice();
+  const column = native.fromValues([...names], typeIdOf("utf8"));
+  try {
+    const nodes = [
+      { op: "col", args: [], name: "n" },
+      { op: "str.contains", args: [0], value: pattern, params: [0, 1] },
+    ];
+    const out = native.evalExpr(nodes, ["n"], [column], names.length);
+    try {
+      return native.toValues(out, 0, names.length).map((v) => v === true);
+    } finally {
+      out.dispose();
+    }
+  } finally {
+    column.dispose();
+  }
+}
+
+/** The columns a selector node selects, in its order (frame order, byName: the order given). */
+export function selectedColumns(node: ExprNode, schema: ExpandSchema): string[] {
+  const { names, dtypes } = schema;
+  const where = (keep: (name: string, i: number) => boolean): string[] => names.filter(keep);
+  const texts = (node.list ?? []) as string[];
+  const kind = node.name as string;
+  const group = DTYPE_GROUPS[kind];
+  if (group) return where((_, i) => group.includes(dtypes[i] as DType));
+  switch (kind) {
+    case "all":
+      return [...names];
+    case "byDtype": {
+      const wanted = new Set((node.params ?? []).map((id) => dtypeOfId(id)));
+      return where((_, i) => wanted.has(dtypes[i] as DType));
+    }
+    case "byName":
+      for (const n of texts) if (!names.includes(n)) throw columnNotFound(n, names);
+      return [...new Set(texts)];
+    case "nameOrDtype": {
+      const t = texts[0] as string;
+      return names.includes(t) ? [t] : where((_, i) => dtypes[i] === t);
+    }
+    case "startsWith":
+      return where((n) => texts.some((t) => n.startsWith(t)));
+    case "endsWith":
+      return where((n) => texts.some((t) => n.endsWith(t)));
+    case "contains":
+      return where((n) => texts.some((t) => n.includes(t)));
+    case "matches": {
+      const hit = regexMatches(names, texts[0] as string);
+      return where((_, i) => hit[i] === true);
+    }
+    case "first":
+      return names.slice(0, 1);
+    case "last":
+      return names.slice(-1);
+    default: {
+      const a = new Set(selectedColumns(node.args[0] as ExprNode, schema));
+      const b = new Set(selectedColumns(node.args[1] as ExprNode, schema));
+      const keep: Record<string, (n: string) => boolean> = {
+        or: (n) => a.has(n) || b.has(n),
+        and: (n) => a.has(n) && b.has(n),
+        sub: (n) => a.has(n) && !b.has(n),
+        xor: (n) => a.has(n) !== b.has(n),
+      };
+      const rule = keep[kind];
+      if (!rule) throw new InvalidArgumentError(`unknown selector "${kind}"`);
+      return where(rule);
+    }
+  }
+}
+
+/**
+ * The selector leaves of a tree (outermost selector nodes; their set-operation children are
+ * theirs). A selector among sortBy keys or over() partition / order keys would stand for several
+ * keys, not several expressions: refused.
+ */
+function selectorsIn(root: ExprNode): ExprNode[] {
+  const found: ExprNode[] = [];
+  const seen = [new Set<ExprNode>(), new Set<ExprNode>()];  // visited as a value, as a key
+  const visit = (n: ExprNode, asKey: boolean): void => {
+    if (n.op === "selector") {
+      if (asKey) throw new InvalidArgumentError("selectors are not supported as sortBy or over() keys; name the key columns");
+      found.push(n);
+      return;
+    }
+    const visited = seen[asKey ? 1 : 0] as Set<ExprNode>;
+    if (visited.has(n)) return;
+    visited.add(n);
+    const keysFrom = n.op === "sortBy" || n.op === "over" ? 1 : n.args.length;
+    n.args.forEach((a, i) => visit(a, asKey || i >= keysFrom));
+  };
+  visit(root, false);
+  return found;
+}
+
+/** True when the tree needs expanding (a selector or a `.name` renaming). */
+function needsExpansion(root: ExprNode): boolean {
+  const seen = new Set<ExprNode>();
+  const visit = (n: ExprNode): boolean => {
+    if (seen.has(n)) return false;
+    seen.add(n);
+    return n.op === "selector" || n.op === "name" || n.args.some(visit);
+  };
+  return visit(root);
+}
+
+/** The name of the column an expression starts from: its leftmost column, aliases ignored. */
+function rootName(node: ExprNode): string {
+  for (let n = node; ; ) {
+    if (n.op === "col") return n.name as string;
+    const next = n.op === "when" ? n.args[1] : n.args[0];
+    if (next === undefined) return outputName(n);
+    n = next;
+  }
+}
+
+const RENAMES: Record<string, (name: string, text: string) => string> = {
+  keep: (n) => n,
+  prefix: (n, t) => t + n,
+  suffix: (n, t) => n + t,
+  toUppercase: (n) => n.toUpperCase(),
+  toLowercase: (n) => n.toLowerCase(),
+};
+
+/**
+ * The tree with each selector node `pick` says to replaced by `col(column)`, and each `.name`
+ * renaming made an alias of the name it gives.
+ */
+function substitute(root: ExprNode, pick: (n: ExprNode) => boolean, column: string): ExprNode {
+  return rewrite(root, (n) => {
+    if (pick(n)) return { op: "col", args: [], name: column };
+    if (n.op !== "name") return n;
+    const inner = n.args[0] as ExprNode;
+    const rename = RENAMES[n.name as string] as (name: string, text: string) => string;
+    return { op: "alias", args: [inner], name: rename(rootName(inner), (n.list?.[0] ?? "") as string) };
+  });
+}
+
+/** One expression's expansion: an Expr per selected column (none for an empty selection). */
+export function expandExpr(expr: Expr, schema: ExpandSchema): Expr[] {
+  if (!needsExpansion(expr.node)) return [expr];
+  const leaves = selectorsIn(expr.node);
+  const memo = new Map<ExprNode, string>();
+  const distinct = new Set(leaves.map((l) => nodeKey(l, memo)));
+  if (distinct.size > 1) {
+    throw new InvalidArgumentError(`${expr.toString()}: an expression may expand one selector (or several equal ones), not ${distinct.size} different ones`);
+  }
+  if (leaves.length === 0) return [new Expr(substitute(expr.node, () => false, ""))];
+  // Equal selectors in one expression select the same column each time.
+  const isLeaf = (n: ExprNode): boolean => n.op === "selector" && leaves.includes(n);
+  return selectedColumns(leaves[0] as ExprNode, schema).map((c) => new Expr(substitute(expr.node, isLeaf, c)));
+}
+
+/** Every expression expanded, in order. */
+export function expandExprs(exprs: readonly Expr[], schema: ExpandSchema): Expr[] {
+  return exprs.flatMap((e) => expandExpr(e, schema));
+}
+
+/** select's items expanded: names stay names, a "^...$" name is a regex, selectors expand. */
+export function expandItems(items: readonly (string | Expr)[], schema: ExpandSchema): (string | Expr)[] {
+  return items.flatMap((it): (string | Expr)[] =>
+    it instanceof Expr ? expandExpr(it, schema) : isRegexName(it) ? selectedColumns(selectorNode("matches", { list: [it] }), schema) : [it],
+  );
+}
+
+/** A filter's predicate expanded: several columns are ANDed (as Polars' filter of several predicates). */
+export function expandPredicate(expr: Expr, schema: ExpandSchema): Expr {
+  const parts = expandExpr(expr, schema);
+  if (parts.length === 0) throw new InvalidArgumentError(`filter: ${expr.toString()} selects no column`);
+  return parts.reduce((acc, p) => acc.and(p));
+}
+
+/** A frame's schema from its handles. */
+export function schemaOfHandles(names: readonly string[], columns: readonly { readonly typeId: number }[]): ExpandSchema {
+  return { names, dtypes: columns.map((c) => dtypeOfId(c.typeId)) };
+}
