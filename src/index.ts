@@ -33,6 +33,8 @@ export type { JoinOptions, JoinHow, JoinMaintainOrder } from "./ops/join.js";
 export { Series } from "./series.js";
 import "./series_methods.js"; // installs the element-wise, .str and .dt methods on Series
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
+import "./expr_rolling.js"; // installs the rolling window methods on Expr and Series
+export type { RollingOptions, RollingByOptions, RollingInterpolation, RollingClosed } from "./expr_rolling.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";
