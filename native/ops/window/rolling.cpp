@@ -124,6 +124,17 @@ void slide(const ColumnView& in, const int64_t* start, const int64_t* end, int64
   }
 }
 
+/// Rebuilds a floating state from row i's window once the window has turned over since the last
+/// rebuild (O(1) a row amortised), so rounding in the running updates cannot drift.
+template <typename State, typename Add>
+void refresh(State& st, int64_t& since, const ColumnView& in, int64_t s, int64_t e, Add&& add) {
+  if (++since < std::max<int64_t>(16, e - s)) return;
+  since = 0;
+  st = State{};
+  for (int64_t j = s; j < e; ++j)
+    if (in.is_valid(j)) add(j);
+}
+
 template <typename S, typename R>
 void rolling_typed_cpu(const ColumnView& in, const int64_t* start, const int64_t* end, const RollOptions& o, R* out,
                        uint8_t* valid, const double* weights) {
@@ -147,9 +158,11 @@ void rolling_typed_cpu(const ColumnView& in, const int64_t* start, const int64_t
       case RollKind::Mean: {
         if constexpr (std::is_floating_point_v<S>) {
           FloatSum st;
-          slide(in, start, end, a, b, [&](int64_t j) { st.add(double(v[j]), 1); },
-                [&](int64_t j) { st.add(double(v[j]), -1); }, [&] { st = FloatSum{}; },
+          int64_t since = 0;
+          auto add = [&](int64_t j) { st.add(double(v[j]), 1); };
+          slide(in, start, end, a, b, add, [&](int64_t j) { st.add(double(v[j]), -1); }, [&] { st = FloatSum{}; },
                 [&](int64_t i, int64_t n) {
+                  refresh(st, since, in, start[i], end[i], add);
                   const bool ok = n >= o.min_periods && (o.kind == RollKind::Sum || n > 0);
                   put(i, ok, R(o.kind == RollKind::Sum ? st.value() : st.value() / double(n)));
                 });
@@ -171,9 +184,11 @@ void rolling_typed_cpu(const ColumnView& in, const int64_t* start, const int64_t
       case RollKind::Var:
       case RollKind::Std: {
         Moments st;
-        slide(in, start, end, a, b, [&](int64_t j) { st.add(double(v[j])); }, [&](int64_t j) { st.remove(double(v[j])); },
-              [&] { st = Moments{}; },
+        int64_t since = 0;
+        auto add = [&](int64_t j) { st.add(double(v[j])); };
+        slide(in, start, end, a, b, add, [&](int64_t j) { st.remove(double(v[j])); }, [&] { st = Moments{}; },
               [&](int64_t i, int64_t n) {
+                refresh(st, since, in, start[i], end[i], add);
                 double x = 0;
                 const bool ok = n >= o.min_periods && st.value(o.ddof, o.kind == RollKind::Std, x);
                 put(i, ok, R(x));
