@@ -175,6 +175,15 @@ describe("rolling windows: exact cases", () => {
     expect(out.dtypes).toEqual(["int32", "float64", "int32"]);
   });
 
+  it("weights skip null positions and align to the full window", () => {
+    const s = new Series("x", [1, null, 3, 4], "int32");
+    expect(s.rollingSum(2, { weights: [1, 10], minPeriods: 1 }).toArray()).toEqual([10, 1, 30, 43]);
+    expect(s.rollingSum(2, { weights: [1, 10], minPeriods: 1 }).dtype).toBe("float64");
+    expect(s.rollingMean(2, { weights: [1, 10], minPeriods: 1 }).toArray()).toEqual([1, 1, 3, 43 / 11]);
+    expect(s.rollingMax(2, { weights: [1, -1] }).toArray()).toEqual([null, null, null, 3]);
+    expect(() => s.rollingMean(2, { weights: [1, -1] })).toThrow(InvalidArgumentError);
+  });
+
   it("NaN and infinities leave the window without a trace", () => {
     const s = new Series("x", [1, NaN, 3, 4, Infinity, 5, 6, -Infinity, 7, 8], "float64");
     expect(s.rollingSum(2).toArray()).toEqual([null, NaN, NaN, 7, Infinity, Infinity, 11, -Infinity, -Infinity, 15]);
