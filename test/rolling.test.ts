@@ -218,6 +218,16 @@ describe("rolling windows: exact cases", () => {
     expect(df.lazy().select(col("x").rollingSum(2, { minPeriods: 1 }).over("g")).collectSync().getColumn("x").toArray()).toEqual([1, 2, 4, 6, 8]);
   });
 
+  it("prints as written", () => {
+    expect(col("x").rollingMean(3).toString()).toBe('col("x").rollingMean(3)');
+    expect(col("x").rollingQuantile(0.2, 4, { minPeriods: 1, center: true, interpolation: "linear" }).toString()).toBe(
+      'col("x").rollingQuantile(0.2, 4, { minPeriods: 1, center: true, interpolation: "linear" })',
+    );
+    expect(col("x").rollingSum(2, { weights: [1, 2] }).over("g").toString()).toBe('col("x").rollingSum(2, { weights: [1, 2] }).over([col("g")])');
+    expect(col("x").rollingMaxBy("t", "3i", { closed: "both" }).toString()).toBe('col("x").rollingMaxBy(col("t"), "3i", { closed: "both" })');
+    expect(col("x").rollingSumBy("d", "2d").toString()).toBe('col("x").rollingSumBy(col("d"), "172800s")');
+  });
+
   it("bad arguments are typed errors", () => {
     const s = new Series("x", [1, 2, 3], "float64");
     const code = (f: () => unknown, cls: typeof InvalidArgumentError | typeof DtypeError, c: string) => {
