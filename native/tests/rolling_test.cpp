@@ -19,22 +19,6 @@ using namespace gpudf::window;
 
 namespace {
 
-std::vector<int32_t> sorted_segments(int64_t n, uint64_t seed, int64_t max_run) {
-  Rng rng(seed);
-  std::vector<int32_t> seg(static_cast<size_t>(n));
-  int32_t id = 0;
-  int64_t left = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (left == 0) {
-      left = 1 + int64_t(rng.next() % uint64_t(max_run));
-      if (i > 0) ++id;
-    }
-    seg[size_t(i)] = id;
-    --left;
-  }
-  return seg;
-}
-
 bool before_ref(double a, double b) { return a < b || (!std::isnan(a) && std::isnan(b)); }
 
 /// The reference value of one window (the rows' valid values in order); nullopt for null.
@@ -97,7 +81,7 @@ TEST(rolling, fixed_windows_match_reference) {
     std::vector<bool> valid = make_flags(Pattern::Random, n + 3, uint64_t(n));
     ColumnPtr col = on_test_device(host_column<double>(TypeId::Float64, v, valid))->slice(3, n);
     for (int64_t run : {int64_t(0), int64_t(9)}) {
-      std::vector<int32_t> seg = run ? sorted_segments(n, uint64_t(n + run), run) : std::vector<int32_t>{};
+      std::vector<int32_t> seg = run ? segments_of(n, uint64_t(n + run), run) : std::vector<int32_t>{};
       ColumnPtr segc = run ? on_test_device(host_column<int32_t>(TypeId::Int32, seg)) : nullptr;
       for (int64_t window : {int64_t(1), int64_t(4), int64_t(7)}) {
         for (bool center : {false, true}) {
@@ -184,7 +168,7 @@ TEST(rolling, weighted_windows_align_weights_to_the_full_window) {
 TEST(rolling, by_windows_follow_closed_and_segments) {
   const int64_t n = 40007;
   Rng rng(12);
-  std::vector<int32_t> seg = sorted_segments(n, 5, 300);
+  std::vector<int32_t> seg = segments_of(n, 5, 300);
   std::vector<int64_t> t(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i)
     t[size_t(i)] = (i == 0 || seg[size_t(i)] != seg[size_t(i - 1)]) ? int64_t(rng.next() % 50) : t[size_t(i - 1)] + int64_t(rng.next() % 4);
