@@ -218,6 +218,14 @@ describe("rolling windows: exact cases", () => {
     expect(df.lazy().select(col("x").rollingSum(2, { minPeriods: 1 }).over("g")).collectSync().getColumn("x").toArray()).toEqual([1, 2, 4, 6, 8]);
   });
 
+  it("lazy plans keep filters and slices above rolling windows", () => {
+    const df = new DataFrame({ x: new Series("x", [1, 2, 3, 4, 5], "int64") });
+    const lf = df.lazy().withColumns(col("x").rollingSum(2, { minPeriods: 1 }).alias("r"));
+    expect(lf.filter(col("x").gt(2)).collectSync().getColumn("r").toArray()).toEqual([5n, 7n, 9n]);
+    expect(lf.tail(2).collectSync().getColumn("r").toArray()).toEqual([7n, 9n]);
+    expect(lf.schema).toEqual({ x: "int64", r: "int64" });
+  });
+
   it("prints as written", () => {
     expect(col("x").rollingMean(3).toString()).toBe('col("x").rollingMean(3)');
     expect(col("x").rollingQuantile(0.2, 4, { minPeriods: 1, center: true, interpolation: "linear" }).toString()).toBe(
