@@ -182,6 +182,7 @@ describe("rolling windows: exact cases", () => {
     expect(s.rollingMean(2, { weights: [1, 10], minPeriods: 1 }).toArray()).toEqual([1, 1, 3, 43 / 11]);
     expect(s.rollingMax(2, { weights: [1, -1] }).toArray()).toEqual([null, null, null, 3]);
     expect(() => s.rollingMean(2, { weights: [1, -1] })).toThrow(InvalidArgumentError);
+    expect(new Series("f", [1, 2], "float32").rollingSum(2, { weights: [1, 2] }).dtype).toBe("float32");
   });
 
   it("NaN and infinities leave the window without a trace", () => {

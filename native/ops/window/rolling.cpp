@@ -218,7 +218,7 @@ TypeId rolling_type(TypeId t, RollKind kind, bool weighted) {
   const std::string what = "rolling windows are not supported for dtype " + std::string(type_name(t));
   if (weighted || (kind != RollKind::Sum && kind != RollKind::Min && kind != RollKind::Max)) {
     GPUDF_EXPECTS(is_numeric(t), Dtype, what);
-    return t == TypeId::Float32 && !weighted ? TypeId::Float32 : TypeId::Float64;
+    return t == TypeId::Float32 ? TypeId::Float32 : TypeId::Float64;
   }
   if (kind == RollKind::Sum) {
     GPUDF_EXPECTS(is_numeric(t) || t == TypeId::Bool, Dtype, what);

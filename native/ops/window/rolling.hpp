@@ -50,8 +50,8 @@ Bounds fixed_bounds(Device& device, int64_t rows, int64_t window, bool center, c
 Bounds by_bounds(const ColumnPtr& by, int64_t span, Closed closed, const ColumnPtr& segments);
 
 /// The result dtype: Sum: integers up to 16 bits and bool -> int64 (bool -> uint32), others
-/// keep theirs; Min/Max keep theirs; the rest float64 (float32 stays float32); weighted sums
-/// and means float64 too. ERR_DTYPE for strings, and for bool or temporal where not summable.
+/// keep theirs; Min/Max keep theirs; the rest, and every weighted kind, float64 (float32 stays
+/// float32). ERR_DTYPE for strings, and for bool or temporal where not summable.
 TypeId rolling_type(TypeId input, RollKind kind, bool weighted);
 
 /// The window aggregation of every row. `values` is of the kernel's dtype: Sum: its result
