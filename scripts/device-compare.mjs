@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs one fixed, seeded workload (filters, sorts, groupBy aggregations, joins, unique, top-k,
-// expressions, reductions and a lazy query over a multi-block table with nulls, NaN and
+// expressions, reductions, rolling windows and a lazy query over a multi-block table with nulls, NaN and
 // non-ASCII strings) on the device the environment selects, and writes every result to a JSON
 // file; or compares two such files. Both backends must give the same answers, so the CPU backend
 // against the CUDA code on the simulator (npm run test:cuda-sim), and the simulator against a real
@@ -93,6 +93,13 @@ async function run(out) {
       df.select(
         col('x').sum().alias('xs'), col('x').mean().alias('xm'), col('i').min().alias('imin'),
         col('i').max().alias('imax'), col('s').max().alias('smax'), col('kk').nUnique().alias('nu'),
+      ),
+    rolling: () =>
+      df.select(
+        col('x').rollingMean(5, { minPeriods: 2 }).alias('mean'), col('i').rollingSum(4, { minPeriods: 1 }).over('k').alias('sum'),
+        col('x').rollingStd(7, { minPeriods: 2, center: true }).alias('std'), col('x').rollingMedian(6, { minPeriods: 1 }).over('k').alias('med'),
+        col('i').rollingMax(3).alias('max'), col('x').rollingSum(3, { weights: [1, 0.5, 2], minPeriods: 1 }).alias('wsum'),
+        col('x').rollingMinBy(col('k').cumCount(), '40i', { closed: 'both' }).over('k').alias('minby'),
       ),
     lazy: async () =>
       df.lazy()

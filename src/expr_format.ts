@@ -56,8 +56,35 @@ function formatRegex(node: ExprNode, recv: string): string {
   return `${recv}.${node.op}(${pat}${opts({ literal, strict: p[1] === 0 ? false : undefined })})`;
 }
 
+/** Rolling windows (src/expr_rolling.ts) as written: options that differ from the defaults only. */
+function formatRolling(node: ExprNode, a: readonly string[]): string {
+  const p = node.params ?? [];
+  const list = node.list ?? [];
+  const by = node.op.endsWith("By");
+  const quantile = node.op.startsWith("rollingQuantile") ? `${String(list[0])}, ` : "";
+  const interp = ["nearest", "linear", "lower", "higher", "midpoint"][p[by ? 7 : 4] ?? 0];
+  const opts: string[] = [];
+  if (by) {
+    const [months = 0, secs = 0, nanos = 0, index = 0, minPeriods = 1, closed = 0, ddof = 1] = p;
+    if (minPeriods !== 1) opts.push(`minPeriods: ${minPeriods}`);
+    if (closed !== 0) opts.push(`closed: "${["right", "left", "both", "none"][closed]}"`);
+    if (ddof !== 1) opts.push(`ddof: ${ddof}`);
+    if (quantile && interp !== "nearest") opts.push(`interpolation: "${interp}"`);
+    const span = index ? `${secs}i` : [months && `${months}mo`, secs && `${secs}s`, nanos && `${nanos}ns`].filter(Boolean).join("");
+    return `${a[0]}.${node.op}(${a[1]}, ${quantile}"${span}"${opts.length ? `, { ${opts.join(", ")} }` : ""})`;
+  }
+  const [window = 1, minPeriods = window, center = 0, ddof = 1] = p;
+  if (minPeriods !== window) opts.push(`minPeriods: ${minPeriods}`);
+  if (center) opts.push("center: true");
+  if (list.length > 1) opts.push(`weights: [${list.slice(1).map(String).join(", ")}]`);
+  if (ddof !== 1) opts.push(`ddof: ${ddof}`);
+  if (quantile && interp !== "nearest") opts.push(`interpolation: "${interp}"`);
+  return `${a[0]}.${node.op}(${quantile}${window}${opts.length ? `, { ${opts.join(", ")} }` : ""})`;
+}
+
 function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
   const a = node.args.map((arg) => formatExpr(arg, memo));
+  if (node.op.startsWith("rolling")) return formatRolling(node, a);
   const recv = (): string => a[0] ?? "";
   switch (node.op) {
     case "col":

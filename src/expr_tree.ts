@@ -103,6 +103,8 @@ export function memoisedPredicate(test: (node: ExprNode, args: (a: ExprNode) => 
 export const WINDOW_OPS: ReadonlySet<string> = new Set([
   "over", "cumSum", "cumProd", "cumMin", "cumMax", "cumCount", "shift", "diff", "pctChange", "rank",
   "isFirstDistinct", "isDuplicated", "isUnique",
+  // src/expr_rolling.ts
+  ...["Sum", "Mean", "Min", "Max", "Std", "Var", "Median", "Quantile"].flatMap((k) => [`rolling${k}`, `rolling${k}By`]),
 ]);
 
 /** Ops whose value at a row depends on other rows (fills from neighbouring rows). */

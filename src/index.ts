@@ -39,6 +39,8 @@ export type { SelectItem } from "./ops/select.js";
 export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
 export { WindowGroupBy, type DynamicGroupByOptions, type RollingOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
+import "./expr_rolling.js"; // installs the rolling window methods on Expr and Series
+export type { RollingOptions, RollingByOptions, RollingInterpolation, RollingClosed } from "./expr_rolling.js";
 export { setDisplay, getDisplay, type DisplaySettings } from "./format.js";
 export { readCSV, readCSVSync, type ReadCSVOptions, type WriteCSVOptions } from "./io/csv.js";
 export { readIPC, readIPCSync, type WriteIPCOptions } from "./io/ipc.js";

@@ -92,6 +92,8 @@ function apply(self: Series, args: readonly unknown[], build: (e: Expr, args: un
   }
 }
 
+export { apply as applyToSeries };
+
 for (const m of ELEMENTWISE) {
   Object.defineProperty(Series.prototype, m, {
     value: function (this: Series, ...args: unknown[]): Series {

@@ -227,6 +227,23 @@ inline std::ostream& operator<<(std::ostream& os, const LiveBytes& l) {
   return os << "{cpu " << l.cpu << " B, test device " << l.dev << " B}";
 }
 
+/// Sorted segment ids (window partitions) with runs of 1..max_run rows.
+inline std::vector<int32_t> segments_of(int64_t n, uint64_t seed, int64_t max_run) {
+  Rng rng(seed);
+  std::vector<int32_t> seg(static_cast<size_t>(n));
+  int32_t id = 0;
+  int64_t left = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (left == 0) {
+      left = 1 + int64_t(rng.next() % uint64_t(max_run));
+      if (i > 0) ++id;
+    }
+    seg[size_t(i)] = id;
+    --left;
+  }
+  return seg;
+}
+
 inline const std::vector<int64_t>& edge_lengths() {
   static const std::vector<int64_t> v = {0, 1, 7, 8, 9, 31, 32, 33, 64, 65, 1000};
   return v;

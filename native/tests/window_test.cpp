@@ -16,23 +16,6 @@ using namespace gpudf::window;
 
 namespace {
 
-/// Sorted segment ids with runs of 1..max_run rows.
-std::vector<int32_t> segments_of(int64_t n, uint64_t seed, int64_t max_run) {
-  Rng rng(seed);
-  std::vector<int32_t> seg(static_cast<size_t>(n));
-  int32_t id = 0;
-  int64_t left = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (left == 0) {
-      left = 1 + int64_t(rng.next() % uint64_t(max_run));
-      if (i > 0) ++id;
-    }
-    seg[size_t(i)] = id;
-    --left;
-  }
-  return seg;
-}
-
 std::vector<std::optional<int64_t>> naive_scan(const std::vector<int64_t>& v, const std::vector<bool>& valid,
                                                const std::vector<int32_t>* seg, ScanOp op, bool reverse) {
   const int64_t n = int64_t(v.size());

@@ -92,8 +92,10 @@ ColumnPtr forward_filled(const ColumnPtr& values, const ColumnPtr& segments, Dev
 bool is_window_op(const std::string& op) {
   static const std::set<std::string> ops = {"cumSum", "cumProd", "cumMin", "cumMax", "cumCount", "shift", "diff",
                                             "pctChange", "rank", "isFirstDistinct", "isDuplicated", "isUnique"};
-  return ops.count(op) != 0;
+  return ops.count(op) != 0 || is_rolling_op(op);
 }
+
+ColumnPtr cast_column(const ColumnPtr& c, TypeId t, Device& device) { return cast_to(c, t, device); }
 
 ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operands, const ColumnPtr& segments, Device& device) {
   GPUDF_EXPECTS(!operands.empty(), InvalidArgument, "'" + s.op + "' is missing an operand");
@@ -148,6 +150,7 @@ ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operand
                   "'rank' is not supported for dtype " + std::string(type_name(t)));
     return rank(a, RankMethod(m), param(s, 1) != 0, segments);
   }
+  if (is_rolling_op(o)) return evaluate_rolling(s, operands, segments, device);
   if (o == "isFirstDistinct") return distinct_flags(a, DistinctFlag::First, segments);
   if (o == "isDuplicated") return distinct_flags(a, DistinctFlag::Duplicated, segments);
   if (o == "isUnique") return distinct_flags(a, DistinctFlag::Unique, segments);

@@ -21,6 +21,16 @@ bool is_window_op(const std::string& op);
 ColumnPtr evaluate_node(const expr::NodeSpec& s, const std::vector<ColumnPtr>& operands, const ColumnPtr& segments,
                         Device& device);
 
+/// True for the rolling window ops (rollingSum ... rollingQuantileBy; ops/window/rolling_expr.cpp).
+bool is_rolling_op(const std::string& op);
+
+/// A rolling node over its materialised operands (values; by for the *By ops), per segment.
+ColumnPtr evaluate_rolling(const expr::NodeSpec& s, const std::vector<ColumnPtr>& operands, const ColumnPtr& segments,
+                           Device& device);
+
+/// `c` cast to `t` on its device (c itself when of that dtype).
+ColumnPtr cast_column(const ColumnPtr& c, TypeId t, Device& device);
+
 /// specs[at] is an `over` node: its value for every row of `frame`.
 ColumnPtr evaluate_over(const std::vector<expr::NodeSpec>& specs, int32_t at, const expr::Frame& frame, Device& device);
 
