@@ -43,7 +43,7 @@ export interface DynamicGroupByOptions {
 }
 
 /** Options of `DataFrame.rolling`. */
-export interface RollingOptions {
+export interface RollingGroupOptions {
   /** Each window's length ("10m", "3d", "1mo", "5i"). */
   period: string;
   /** Window i starts at t_i + offset (default -period: the window ends at t_i). */
@@ -167,7 +167,7 @@ export function resolveRolling(index: unknown, dtypeOf: (name: string) => DType,
   if (typeof index !== "string") throw new InvalidArgumentError(`${fn}: the index column must be a column name`);
   if (options === null || typeof options !== "object") throw new InvalidArgumentError(`${fn}: options with \`period\` are required`);
   checkOptions(fn, options, ["period", "offset", "closed", "groupBy"]);
-  const o = options as RollingOptions;
+  const o = options as RollingGroupOptions;
   const dtype = dtypeOf(index);
   indexDtype(dtype, index, fn);
   const period = spanOf(o.period, "period", fn, dtype);
@@ -326,7 +326,7 @@ declare module "./dataframe.js" {
      * @example
      * df.rolling("time", { period: "7d" }).agg(col("v").mean().alias("mean_7d"));
      */
-    rolling(indexColumn: string, options: RollingOptions): WindowGroupBy;
+    rolling(indexColumn: string, options: RollingGroupOptions): WindowGroupBy;
   }
 }
 
@@ -347,7 +347,7 @@ Object.defineProperty(DataFrame.prototype, "groupByDynamic", {
 });
 
 Object.defineProperty(DataFrame.prototype, "rolling", {
-  value: function (this: DataFrame, indexColumn: string, options: RollingOptions): WindowGroupBy {
+  value: function (this: DataFrame, indexColumn: string, options: RollingGroupOptions): WindowGroupBy {
     return new WindowGroupBy(this, resolveRolling(indexColumn, dtypeLookup(this), options));
   },
   writable: true,

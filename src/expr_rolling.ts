@@ -4,6 +4,7 @@
  * an integer index). Installed on Expr and Series by declaration merging; the work is native
  * (native/ops/window/rolling.hpp, docs/semantics.md "Rolling windows").
  */
+import type { ClosedWindow } from "./dynamic.js";
 import { parseInterval } from "./duration.js";
 import { InvalidArgumentError } from "./errors.js";
 import { col, Expr, type ExprNode } from "./expr.js";
@@ -13,7 +14,7 @@ import { applyToSeries } from "./series_methods.js";
 /** How a rolling quantile picks between the two closest values (Polars' names). */
 export type RollingInterpolation = "nearest" | "linear" | "lower" | "higher" | "midpoint";
 /** Which ends of a `by` window hold: "right" is (t - window, t]. */
-export type RollingClosed = "right" | "left" | "both" | "none";
+export type RollingClosed = ClosedWindow;
 
 /** Options of the fixed windows (rollingSum ... rollingQuantile). */
 export interface RollingOptions {

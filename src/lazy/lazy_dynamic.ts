@@ -12,7 +12,7 @@ import { InvalidArgumentError } from "../errors.js";
 import { col, Expr, len } from "../expr.js";
 import {
   keyNames, leadingNames, resolveDynamic, resolveRolling, shortcutExprs, WindowGroupBy,
-  type DynamicGroupByOptions, type RollingOptions, type Windowing,
+  type DynamicGroupByOptions, type RollingGroupOptions, type Windowing,
 } from "../dynamic.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { planAggregations } from "../ops/groupby.js";
@@ -26,7 +26,7 @@ declare module "./lazy_frame.js" {
     /** DataFrame.groupByDynamic on the plan's result. @example lf.groupByDynamic("t", { every: "1h" }).agg(col("v").sum()) */
     groupByDynamic(indexColumn: string, options: DynamicGroupByOptions): LazyWindowGroupBy;
     /** DataFrame.rolling on the plan's result. @example lf.rolling("t", { period: "1d" }).agg(col("v").mean()) */
-    rolling(indexColumn: string, options: RollingOptions): LazyWindowGroupBy;
+    rolling(indexColumn: string, options: RollingGroupOptions): LazyWindowGroupBy;
   }
 }
 
@@ -128,7 +128,7 @@ Object.defineProperty(LazyFrame.prototype, "groupByDynamic", {
 });
 
 Object.defineProperty(LazyFrame.prototype, "rolling", {
-  value: function (this: LazyFrame, indexColumn: string, options: RollingOptions): LazyWindowGroupBy {
+  value: function (this: LazyFrame, indexColumn: string, options: RollingGroupOptions): LazyWindowGroupBy {
     return new LazyWindowGroupBy(this.plan, resolveRolling(indexColumn, dtypeIn(this.plan.schema), options));
   },
   writable: true,

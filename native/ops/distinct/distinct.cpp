@@ -17,7 +17,7 @@ ColumnPtr ascending(const ColumnPtr& rows) {
 
 /// The first rows of the groups whose first row is also their last (groups of one row).
 ColumnPtr singletons(const ColumnPtr& first, const ColumnPtr& last) {
-  expr::Frame frame{{"first", "last"}, {first, last}, first->size()};
+  expr::Frame frame{{"first", "last"}, {first, last}, first->size(), nullptr};
   std::vector<expr::NodeSpec> specs(3);
   specs[0].op = "col";
   specs[0].name = "first";

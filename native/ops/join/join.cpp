@@ -28,7 +28,7 @@ ColumnPtr cast_column(const ColumnPtr& column, TypeId to) {
   k.op = "cast";
   k.args = {0};
   k.dtype = static_cast<int32_t>(to);
-  expr::Frame frame{{"k"}, {column}, column->size()};
+  expr::Frame frame{{"k"}, {column}, column->size(), nullptr};
   return expr::evaluate({c, k}, frame, column->device());
 }
 
