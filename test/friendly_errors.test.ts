@@ -3,7 +3,7 @@
 // compared with text gets a hint, and unknown option keys are ERR_INVALID_ARGUMENT.
 import { describe, expect, it } from "vitest";
 
-import { ColumnNotFoundError, DataFrame, DtypeError, col, lit } from "../src/index.js";
+import { ColumnNotFoundError, DataFrame, DtypeError, col, lit, scanCSV } from "../src/index.js";
 import { nearestName } from "../src/suggest.js";
 
 const df = new DataFrame({
@@ -80,5 +80,11 @@ describe("unknown option keys", () => {
   ])("%s rejects them with ERR_INVALID_ARGUMENT", (_, f) => {
     expect(f).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
     expect(f).toThrow(/unknown option/);
+  });
+
+  it("scanCSV names itself, not the reader it shares its options with", () => {
+    expect(() => scanCSV("never-read.csv", { sepp: ";" } as never)).toThrow(
+      /^scanCSV: unknown option "sepp" \(did you mean "sep"\?\)/,
+    );
   });
 });

@@ -51,7 +51,7 @@ export { expandPaths };
  */
 export function scanCSV(source: string | readonly string[], options: ScanCSVOptions = {}): LazyFrame {
   if ((options as ReadCSVOptions).onProgress !== undefined) throw new InvalidArgumentError("scanCSV does not take onProgress");
-  resolveCsvOptions(options);
+  resolveCsvOptions(options, "scanCSV");
   ensureDevice();
   return union(
     expandPaths(source).map((path) => {
@@ -59,7 +59,7 @@ export function scanCSV(source: string | readonly string[], options: ScanCSVOpti
       const sample = readCSVSync(path, { ...options, nRows: sampleRows });
       const schema = schemaOfFrame(sample);
       // The full read parses the kept columns with the sampled dtypes and no inference.
-      const resolved = resolveCsvOptions({ ...options, dtypes: Object.fromEntries(schema.names.map((n, i) => [n, schema.dtypes[i] as DType])) });
+      const resolved = resolveCsvOptions({ ...options, dtypes: Object.fromEntries(schema.names.map((n, i) => [n, schema.dtypes[i] as DType])) }, "scanCSV");
       const src: ScanSource = { type: "csv", path, options: resolved };
       return LazyFrame.scan(src, schema);
     }),
