@@ -12,10 +12,6 @@ import { dtypeOfId, type DType } from "./dtypes.js";
 import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
 import { jsonValue, needsJsonValue } from "./json_values.js";
-import { writeCSV, writeCSVSync, type WriteCSVOptions } from "./io/csv.js";
-import { writeIPC, writeIPCSync, type WriteIPCOptions } from "./io/ipc.js";
-import { writeJsonText, writeJsonTextSync } from "./io/json.js";
-import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
@@ -587,115 +583,6 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
       vectors[this.#names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
     });
     return new arrow.Table(vectors);
-  }
-
-  /**
-   * Writes CSV to `path`, or resolves with the CSV text when no path is given. Formatting and
-   * writing run natively, off the JS thread; a failed write leaves what was at the path. Reads
-   * back exactly with readCSV(…, { dtypes: df.schema }).
-   *
-   * @example
-   * await df.writeCSV("out.csv");
-   * const text = await df.writeCSV(undefined, { sep: ";" });
-   */
-  writeCSV(path: string, options?: WriteCSVOptions): Promise<undefined>;
-  writeCSV(path?: undefined, options?: WriteCSVOptions): Promise<string>;
-  async writeCSV(path?: string, options?: WriteCSVOptions): Promise<string | undefined> {
-    return await writeCSV(this.columns, this.#live(), path, options);
-  }
-
-  /**
-   * writeCSV's blocking form: writes `path`, or returns the text when no path is given.
-   *
-   * @example
-   * df.writeCSVSync("out.csv");
-   * const text = df.writeCSVSync(undefined, { header: false });
-   */
-  writeCSVSync(path: string, options?: WriteCSVOptions): undefined;
-  writeCSVSync(path?: undefined, options?: WriteCSVOptions): string;
-  writeCSVSync(path?: string, options?: WriteCSVOptions): string | undefined {
-    return writeCSVSync(this.columns, this.#live(), path, options);
-  }
-
-  /**
-   * Writes NDJSON (one object per line) to `path`, or resolves with the text when no path is
-   * given. Formatting and writing run natively, off the JS thread; a failed write leaves what was
-   * at the path. NaN and infinities are written as null; dates and timestamps as ISO-8601 strings.
-   *
-   * @example
-   * await df.writeNDJSON("out.ndjson");
-   * const text = await df.writeNDJSON();
-   */
-  writeNDJSON(path: string): Promise<undefined>;
-  writeNDJSON(path?: undefined): Promise<string>;
-  writeNDJSON(path?: string): Promise<string | undefined>;
-  async writeNDJSON(path?: string): Promise<string | undefined> {
-    return await writeJsonText(this.columns, this.#live(), true, path);
-  }
-
-  /** writeNDJSON's blocking form. @example df.writeNDJSONSync("out.ndjson"); */
-  writeNDJSONSync(path: string): undefined;
-  writeNDJSONSync(path?: undefined): string;
-  writeNDJSONSync(path?: string): string | undefined;
-  writeNDJSONSync(path?: string): string | undefined {
-    return writeJsonTextSync(this.columns, this.#live(), true, path);
-  }
-
-  /**
-   * Writes a JSON array of records (`[{...},{...}]`) to `path`, or resolves with the text when no
-   * path is given; as writeNDJSON otherwise.
-   *
-   * @example
-   * await df.writeJSON("out.json");
-   */
-  writeJSON(path: string): Promise<undefined>;
-  writeJSON(path?: undefined): Promise<string>;
-  writeJSON(path?: string): Promise<string | undefined>;
-  async writeJSON(path?: string): Promise<string | undefined> {
-    return await writeJsonText(this.columns, this.#live(), false, path);
-  }
-
-  /** writeJSON's blocking form. @example df.writeJSONSync("out.json"); */
-  writeJSONSync(path: string): undefined;
-  writeJSONSync(path?: undefined): string;
-  writeJSONSync(path?: string): string | undefined;
-  writeJSONSync(path?: string): string | undefined {
-    return writeJsonTextSync(this.columns, this.#live(), false, path);
-  }
-
-  /**
-   * Writes an Arrow IPC file ("file", the default) or stream, without blocking the event loop
-   * on the file; a failed write leaves what was at the path.
-   *
-   * @example
-   * await df.writeIPC("trips.arrow");
-   */
-  async writeIPC(path: string, options?: WriteIPCOptions): Promise<void> {
-    this.#live();
-    await writeIPC(this, path, options);
-  }
-
-  /**
-   * writeIPC's blocking form.
-   *
-   * @example
-   * df.writeIPCSync("trips.arrows", { format: "stream" });
-   */
-  writeIPCSync(path: string, options?: WriteIPCOptions): void {
-    this.#live();
-    writeIPCSync(this, path, options);
-  }
-
-  /**
-   * Writes a Parquet file (zstd by default; "snappy" or "none"), in row groups of
-   * `rowGroupSize` rows (default 1,048,576). Encoding runs natively, off the JS thread.
-   *
-   * @example
-   * await df.writeParquet("trips.parquet", { compression: "snappy" });
-   * await df.writeParquet("small-groups.parquet", { rowGroupSize: 100_000 });
-   */
-  async writeParquet(path: string, options: WriteParquetOptions = {}): Promise<void> {
-    await writeParquet(this, this.#names, this.#live(), path, options);
   }
 
   /** Frees this frame's native buffers now (those not shared with a live frame or series). Idempotent. */

@@ -7,6 +7,7 @@
  * console.log(device().name, df.toString());
  */
 export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
+import "./dataframe_io.js"; // installs the writers (CSV, NDJSON / JSON, IPC, Parquet) on DataFrame
 export { concat, type ConcatHow, type ConcatOptions } from "./concat.js";
 export type { UnpivotOptions, TransposeOptions } from "./ops/reshape.js";
 export type { PivotOptions, PivotAggregate } from "./ops/pivot.js";
@@ -35,7 +36,7 @@ export { Series } from "./series.js";
 import "./series_methods.js"; // installs the element-wise, .str and .dt methods on Series
 export type { AsSeries, SeriesNamespace } from "./series_methods.js";
 export type { ReduceValue } from "./ops/reduce.js";
-export type { SelectItem } from "./ops/select.js";
+export type { DropItem, SelectItem } from "./ops/select.js";
 export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
 export { WindowGroupBy, type DynamicGroupByOptions, type RollingGroupOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";

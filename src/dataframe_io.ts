@@ -1,0 +1,143 @@
+/**
+ * DataFrame's writers (CSV, NDJSON / JSON, Arrow IPC, Parquet), installed on the prototype by
+ * declaration merging so src/dataframe.ts holds the frame itself. Each runs natively; the async
+ * forms off the JS thread. A failed write leaves what was at the path.
+ */
+import { DataFrame, framePartsOf } from "./dataframe.js";
+import { writeCSV, writeCSVSync, type WriteCSVOptions } from "./io/csv.js";
+import { writeIPC, writeIPCSync, type WriteIPCOptions } from "./io/ipc.js";
+import { writeJsonText, writeJsonTextSync } from "./io/json.js";
+import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
+
+declare module "./dataframe.js" {
+  interface DataFrame {
+    /**
+     * Writes CSV to `path`, or resolves with the CSV text when no path is given. Formatting and
+     * writing run natively, off the JS thread; a failed write leaves what was at the path. Reads
+     * back exactly with readCSV(…, { dtypes: df.schema }).
+     *
+     * @example
+     * await df.writeCSV("out.csv");
+     * const text = await df.writeCSV(undefined, { sep: ";" });
+     */
+    writeCSV(path: string, options?: WriteCSVOptions): Promise<undefined>;
+    writeCSV(path?: undefined, options?: WriteCSVOptions): Promise<string>;
+
+    /**
+     * writeCSV's blocking form: writes `path`, or returns the text when no path is given.
+     *
+     * @example
+     * df.writeCSVSync("out.csv");
+     * const text = df.writeCSVSync(undefined, { header: false });
+     */
+    writeCSVSync(path: string, options?: WriteCSVOptions): undefined;
+    writeCSVSync(path?: undefined, options?: WriteCSVOptions): string;
+
+    /**
+     * Writes NDJSON (one object per line) to `path`, or resolves with the text when no path is
+     * given. Formatting and writing run natively, off the JS thread; a failed write leaves what
+     * was at the path. NaN and infinities are written as null; dates and timestamps as ISO-8601
+     * strings.
+     *
+     * @example
+     * await df.writeNDJSON("out.ndjson");
+     * const text = await df.writeNDJSON();
+     */
+    writeNDJSON(path: string): Promise<undefined>;
+    writeNDJSON(path?: undefined): Promise<string>;
+    writeNDJSON(path?: string): Promise<string | undefined>;
+
+    /** writeNDJSON's blocking form. @example df.writeNDJSONSync("out.ndjson"); */
+    writeNDJSONSync(path: string): undefined;
+    writeNDJSONSync(path?: undefined): string;
+    writeNDJSONSync(path?: string): string | undefined;
+
+    /**
+     * Writes a JSON array of records (`[{...},{...}]`) to `path`, or resolves with the text when
+     * no path is given; as writeNDJSON otherwise.
+     *
+     * @example
+     * await df.writeJSON("out.json");
+     */
+    writeJSON(path: string): Promise<undefined>;
+    writeJSON(path?: undefined): Promise<string>;
+    writeJSON(path?: string): Promise<string | undefined>;
+
+    /** writeJSON's blocking form. @example df.writeJSONSync("out.json"); */
+    writeJSONSync(path: string): undefined;
+    writeJSONSync(path?: undefined): string;
+    writeJSONSync(path?: string): string | undefined;
+
+    /**
+     * Writes an Arrow IPC file ("file", the default) or stream, without blocking the event loop
+     * on the file; a failed write leaves what was at the path.
+     *
+     * @example
+     * await df.writeIPC("trips.arrow");
+     */
+    writeIPC(path: string, options?: WriteIPCOptions): Promise<void>;
+
+    /**
+     * writeIPC's blocking form.
+     *
+     * @example
+     * df.writeIPCSync("trips.arrows", { format: "stream" });
+     */
+    writeIPCSync(path: string, options?: WriteIPCOptions): void;
+
+    /**
+     * Writes a Parquet file (zstd by default; "snappy" or "none"), in row groups of
+     * `rowGroupSize` rows (default 1,048,576). Encoding runs natively, off the JS thread.
+     *
+     * @example
+     * await df.writeParquet("trips.parquet", { compression: "snappy" });
+     * await df.writeParquet("small-groups.parquet", { rowGroupSize: 100_000 });
+     */
+    writeParquet(path: string, options?: WriteParquetOptions): Promise<void>;
+  }
+}
+
+/** The names and live handles (throws DisposedError on a disposed frame). */
+const parts = (df: DataFrame) => framePartsOf(df);
+
+const methods = {
+  async writeCSV(this: DataFrame, path?: string, options?: WriteCSVOptions): Promise<string | undefined> {
+    const p = parts(this);
+    return await writeCSV(p.names, p.handles, path, options);
+  },
+  writeCSVSync(this: DataFrame, path?: string, options?: WriteCSVOptions): string | undefined {
+    const p = parts(this);
+    return writeCSVSync(p.names, p.handles, path, options);
+  },
+  async writeNDJSON(this: DataFrame, path?: string): Promise<string | undefined> {
+    const p = parts(this);
+    return await writeJsonText(p.names, p.handles, true, path);
+  },
+  writeNDJSONSync(this: DataFrame, path?: string): string | undefined {
+    const p = parts(this);
+    return writeJsonTextSync(p.names, p.handles, true, path);
+  },
+  async writeJSON(this: DataFrame, path?: string): Promise<string | undefined> {
+    const p = parts(this);
+    return await writeJsonText(p.names, p.handles, false, path);
+  },
+  writeJSONSync(this: DataFrame, path?: string): string | undefined {
+    const p = parts(this);
+    return writeJsonTextSync(p.names, p.handles, false, path);
+  },
+  async writeIPC(this: DataFrame, path: string, options?: WriteIPCOptions): Promise<void> {
+    parts(this);
+    await writeIPC(this, path, options);
+  },
+  writeIPCSync(this: DataFrame, path: string, options?: WriteIPCOptions): void {
+    parts(this);
+    writeIPCSync(this, path, options);
+  },
+  async writeParquet(this: DataFrame, path: string, options: WriteParquetOptions = {}): Promise<void> {
+    const p = parts(this);
+    await writeParquet(this, p.names, p.handles, path, options);
+  },
+};
+for (const [name, fn] of Object.entries(methods)) {
+  Object.defineProperty(DataFrame.prototype, name, { value: fn, writable: true, configurable: true });
+}
