@@ -7,7 +7,9 @@
 // is one contiguous segment in its order; the inner expression runs over the sorted rows with the
 // ids as the frame's segments (sequence ops restart at each partition), every aggregation in it
 // is computed per partition and gathered back to the partition's rows, and the result is put
-// back in row order through the inverse permutation.
+// back in row order through the inverse permutation. The grouping, the permutation and its
+// inverse come from the over cache (over_cache.hpp) when an earlier over of the same expression
+// list had the same partition keys (and order spec) over the same columns.
 #include <set>
 
 #include "core/error.hpp"
@@ -131,8 +133,7 @@ ColumnPtr evaluate_over(const std::vector<NodeSpec>& specs, int32_t at, const ex
     sub.columns.push_back(frame.columns[c]);
   }
 
-  // The grouping and the sort come from the over cache (ops/window/over_cache.hpp) when an
-  // earlier over of this expression list had the same partition keys (and order spec).
+  // Keys and order keys are evaluated only when the cache has no grouping (sort) for them.
   ColumnPtr ids, order, back;
   int64_t groups = 0;
   if (rows > 0) {
