@@ -4,6 +4,7 @@
 // one (select of literals and aggregations only), as the eager select and withColumns.
 #include "exec/expr_eval.hpp"
 #include "exec/operators.hpp"
+#include "ops/window/over_cache.hpp"
 
 namespace gpudf::exec {
 
@@ -12,6 +13,7 @@ Relation run_project(const PlanNode& node, const Relation& in) {
   for (const NamedExpr& e : node.exprs) any_column = any_column || reads_columns(e.expr);
   const int64_t rows = any_column ? in.height() : 1;
   Relation out(in.device(), rows);
+  const window::OverCacheScope overs;  // overs over the same partitions group (and sort) once
   for (const NamedExpr& e : node.exprs) out.add(e.name, evaluate_cell(e.expr, in, rows));
   return out;
 }

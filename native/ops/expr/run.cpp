@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/expr/expr.hpp"
+#include "ops/window/over_cache.hpp"
 
 namespace gpudf::expr {
 namespace {
@@ -70,10 +71,12 @@ ColumnPtr run(const Program& p, Device& device) {
 }
 
 ColumnPtr evaluate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device) {
+  const window::OverCacheScope overs;  // the expression's overs share their partitions
   return run(compile(specs, frame, device), device);
 }
 
 ColumnPtr evaluate_predicate(const std::vector<NodeSpec>& specs, const Frame& frame, Device& device) {
+  const window::OverCacheScope overs;
   Program p = compile(specs, frame, device);
   if (device.kind() == DeviceKind::Cpu && p.result_type() == TypeId::Bool && p.nodes.back().op != Op::Column) {
     std::vector<ColumnView> inputs;

@@ -7,7 +7,9 @@
 // is one contiguous segment in its order; the inner expression runs over the sorted rows with the
 // ids as the frame's segments (sequence ops restart at each partition), every aggregation in it
 // is computed per partition and gathered back to the partition's rows, and the result is put
-// back in row order through the inverse permutation.
+// back in row order through the inverse permutation. The grouping, the permutation and its
+// inverse come from the over cache (over_cache.hpp) when an earlier over of the same expression
+// list had the same partition keys (and order spec) over the same columns.
 #include <set>
 
 #include "core/error.hpp"
@@ -16,6 +18,7 @@
 #include "ops/groupby/groupby.hpp"
 #include "ops/reduce/reduce.hpp"
 #include "ops/sort/sort.hpp"
+#include "ops/window/over_cache.hpp"
 #include "ops/window/window.hpp"
 #include "ops/window/window_expr.hpp"
 
@@ -116,8 +119,6 @@ ColumnPtr evaluate_over(const std::vector<NodeSpec>& specs, int32_t at, const ex
   const int64_t rows = frame.rows;
   GPUDF_EXPECTS(rows < (int64_t(1) << 31), InvalidArgument, "over supports fewer than 2^31 rows");
 
-  std::vector<ColumnPtr> keys;
-  for (int64_t k = 0; k < nkeys; ++k) keys.push_back(expr::evaluate(subtree_of(specs, s.args[size_t(1 + k)]), frame, device));
   std::vector<NodeSpec> inner = subtree_of(specs, s.args[0]);
 
   // The frame the inner expression runs over: the columns it reads, in partition order if needed.
@@ -132,26 +133,50 @@ ColumnPtr evaluate_over(const std::vector<NodeSpec>& specs, int32_t at, const ex
     sub.columns.push_back(frame.columns[c]);
   }
 
-  ColumnPtr ids, order;
+  // Keys and order keys are evaluated only when the cache has no grouping (sort) for them.
+  ColumnPtr ids, order, back;
   int64_t groups = 0;
   if (rows > 0) {
-    std::vector<ColumnView> kv;
-    for (const ColumnPtr& k : keys) kv.push_back(k->view());
-    GroupIds g = group_rows(kv, false, true);
-    ids = g.ids;
-    groups = g.count;
-    if (norder > 0 || order_dependent(inner)) {
-      std::vector<ColumnPtr> order_cols;
-      std::vector<SortKey> sk{SortKey{ids->view(), false, true}};
-      for (int64_t k = 0; k < norder; ++k) {
-        order_cols.push_back(expr::evaluate(subtree_of(specs, s.args[size_t(1 + nkeys + k)]), frame, device));
-        sk.push_back(SortKey{order_cols.back()->view(), s.params[size_t(2 + k)] != 0, nulls_last});
+    std::vector<int32_t> key_roots(s.args.begin() + 1, s.args.begin() + 1 + nkeys);
+    const OverKey partition = over_identity(specs, key_roots, frame);
+    const OverGrouping g = cached_grouping(partition, [&] {
+      std::vector<ColumnPtr> keys;
+      std::vector<ColumnView> kv;
+      for (int32_t r : key_roots) {
+        keys.push_back(expr::evaluate(subtree_of(specs, r), frame, device));
+        kv.push_back(keys.back()->view());
       }
-      order = sorted_order(sk);
-      ids = gather(ids->view(), order->view());
+      GroupIds gi = group_rows(kv, false, true);
+      return OverGrouping{gi.ids, gi.count};
+    });
+    ids = g.ids;
+    groups = g.groups;
+    if (norder > 0 || order_dependent(inner)) {
+      std::vector<int32_t> order_roots(s.args.begin() + 1 + nkeys, s.args.end());
+      OverKey sorted = over_identity(specs, order_roots, frame);
+      sorted.text = partition.text + "|" + sorted.text + "|" + std::to_string(nulls_last);
+      for (int64_t k = 0; k < norder; ++k) sorted.text += std::to_string(s.params[size_t(2 + k)] != 0);
+      sorted.pinned.insert(sorted.pinned.end(), partition.pinned.begin(), partition.pinned.end());
+      const OverSort o = cached_sort(sorted, [&] {
+        std::vector<ColumnPtr> order_cols;
+        std::vector<SortKey> sk{SortKey{ids->view(), false, true}};
+        for (int64_t k = 0; k < norder; ++k) {
+          order_cols.push_back(expr::evaluate(subtree_of(specs, order_roots[size_t(k)]), frame, device));
+          sk.push_back(SortKey{order_cols.back()->view(), s.params[size_t(2 + k)] != 0, nulls_last});
+        }
+        OverSort out;
+        out.order = sorted_order(sk);
+        out.ids = gather(ids->view(), out.order->view());
+        out.back = sorted_order({SortKey{out.order->view(), false, true}});
+        return out;
+      });
+      order = o.order;
+      back = o.back;
+      ids = o.ids;
       for (ColumnPtr& c : sub.columns) c = gather(c->view(), order->view());
     }
   } else {
+    for (int64_t k = 0; k < nkeys; ++k) expr::evaluate(subtree_of(specs, s.args[size_t(1 + k)]), frame, device);
     ids = Column::allocate(device, TypeId::Int32, 0, false);
   }
   sub.segments = ids;
@@ -174,7 +199,6 @@ ColumnPtr evaluate_over(const std::vector<NodeSpec>& specs, int32_t at, const ex
   }
   ColumnPtr out = expr::evaluate(subtree_of(inner, int32_t(inner.size()) - 1), sub, device);
   if (!order) return out;
-  ColumnPtr back = sorted_order({SortKey{order->view(), false, true}});
   return gather(out->view(), back->view());
 }
 
