@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { col, DataFrame, DtypeError, InvalidArgumentError, len, Series, type DType, type Expr } from "../src/index.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
 import { Rng } from "./support/random.js";
+import { native } from "../src/native/addon.js";
 
 type Rows = Record<string, unknown>[];
 
@@ -232,6 +233,32 @@ describe("over", () => {
     expect(one(col("x").first().over("k", { orderBy: "o" }))).toEqual([6, 5, 6, 4, 5, 6]);
     expect(one(col("x").last().over("k", { orderBy: "o", nullsLast: true }))).toEqual([1, 5, 1, 4, 5, 1]);
     expect(one(col("x").div(col("x").sum()).over("k"))).toEqual([0.1, 2 / 7, 0.3, 1, 5 / 7, 0.6]);
+  });
+
+  it("the overs of one select or withColumns share one grouping per partition", () => {
+    const passes = () => native.overPasses();
+    const exprs = [
+      col("x").sum().over("k").alias("s"),
+      col("x").mean().over("k").alias("m"),
+      col("x").rank().over("k").alias("r"),
+      col("x").cumSum().over("k", { orderBy: "o" }).alias("c"),
+      col("x").max().over("j").alias("mj"),
+    ];
+    const alone = exprs.map((e) => one(e));
+    for (const run of [(es: Expr[]) => df.select(...es), (es: Expr[]) => df.withColumns(...es)]) {
+      const before = passes();
+      const out = run(exprs);
+      const after = passes();
+      // k and j: two groupings (not five); the ordered cumSum and the rank sort on their own.
+      expect(after.groupings - before.groupings).toBe(2);
+      expect(after.sorts - before.sorts).toBe(2);
+      expect(["s", "m", "r", "c", "mj"].map((n) => out.getColumn(n).toArray())).toEqual(alone);
+      out.dispose();
+    }
+    // Nothing is kept between calls: the next select groups again.
+    const before = passes();
+    one(col("x").sum().over("k"));
+    expect(passes().groupings - before.groupings).toBe(1);
   });
 
   it("sequence functions per partition, ordered", () => {

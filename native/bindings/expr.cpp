@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "ops/expr/expr.hpp"
 #include "ops/filter/filter.hpp"
+#include "ops/window/over_cache.hpp"
 
 namespace gpudf::js {
 namespace {
@@ -139,6 +140,30 @@ Napi::Value Filter(const Napi::CallbackInfo& info) {
   });
 }
 
+// overCacheOpen() / overCacheClose(): the overs of the expressions evaluated in between share
+// their partition groupings and sorts (ops/window/over_cache.hpp).
+Napi::Value OverCacheOpen(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    window::open_over_cache();
+    return info.Env().Undefined();
+  });
+}
+Napi::Value OverCacheClose(const Napi::CallbackInfo& info) {
+  return guarded(info.Env(), [&]() -> Napi::Value {
+    window::close_over_cache();
+    return info.Env().Undefined();
+  });
+}
+
+// overPasses() -> { groupings, sorts }: over's grouping and sort passes so far (for tests).
+Napi::Value OverPasses(const Napi::CallbackInfo& info) {
+  const window::OverPasses p = window::over_passes();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("groupings", Napi::Number::New(info.Env(), double(p.groupings)));
+  o.Set("sorts", Napi::Number::New(info.Env(), double(p.sorts)));
+  return o;
+}
+
 }  // namespace
 
 std::vector<expr::NodeSpec> expr_specs_of(const Napi::Value& v) { return specs_of(v); }
@@ -147,6 +172,9 @@ void init_expr(Napi::Env env, Napi::Object exports) {
   exports.Set("evalExpr", Napi::Function::New(env, EvalExpr, "evalExpr"));
   exports.Set("evalPredicate", Napi::Function::New(env, EvalPredicate, "evalPredicate"));
   exports.Set("filter", Napi::Function::New(env, Filter, "filter"));
+  exports.Set("overCacheOpen", Napi::Function::New(env, OverCacheOpen, "overCacheOpen"));
+  exports.Set("overCacheClose", Napi::Function::New(env, OverCacheClose, "overCacheClose"));
+  exports.Set("overPasses", Napi::Function::New(env, OverPasses, "overPasses"));
 }
 
 }  // namespace gpudf::js

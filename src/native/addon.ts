@@ -145,6 +145,11 @@ export interface NativeAddon {
   valueCounts(column: ColumnHandle, sort: boolean): [ColumnHandle, ColumnHandle];
   /** Compiles and runs a serialised expression over the frame's columns (`rows` = its height). */
   evalExpr(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
+  /** Between these two calls the overs of the evaluated expressions share their partition groupings and sorts. */
+  overCacheOpen(): void;
+  overCacheClose(): void;
+  /** over()'s grouping and sort passes since the process started (tests count them). */
+  overPasses(): { groupings: number; sorts: number };
   /** evalExpr of a bool expression for a filter: where the result is null the mask may say false. */
   evalPredicate(nodes: SerializedNode[], names: string[], columns: ColumnHandle[], rows: number): ColumnHandle;
   /** The rows of `columns` where the bool `mask` is true (null counts as false). */

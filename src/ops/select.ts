@@ -40,6 +40,20 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   return run(node, rows, predicate);
 }
 
+/**
+ * Runs `fn` (one select / withColumns, whose expressions are evaluated one native call each)
+ * with the native over() cache open: overs with the same partition (and order) share one
+ * grouping pass and one sort, as they do in a lazy projection.
+ */
+function sharingOverGroupings<T>(fn: () => T): T {
+  native.overCacheOpen();
+  try {
+    return fn();
+  } finally {
+    native.overCacheClose();
+  }
+}
+
 /** What drop() takes: names, or selectors (cs.*, col("^re$"), col("a", "b")) given the schema. */
 export type DropItem = string | Expr;
 
@@ -85,7 +99,7 @@ export function selectColumns(frame: FrameParts, given: readonly SelectItem[]): 
   const names = items.map((it) => (typeof it === "string" ? it : it.outputName));
   checkUniqueNames(names, "; use alias()");
   const made: ColumnHandle[] = [];
-  return disposeOnError(made, () => {
+  return sharingOverGroupings(() => disposeOnError(made, () => {
     // Items of their own length (intRange, mode) set the height when nothing reads the frame.
     const sized = items.map((it) => (typeof it === "string" ? undefined : sizedItem(it.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height))));
     for (const s of sized) if (s && "column" in s) made.push(s.column);
@@ -104,7 +118,7 @@ export function selectColumns(frame: FrameParts, given: readonly SelectItem[]): 
       return h;
     });
     return { names, columns };
-  });
+  }));
 }
 
 /** withColumns: each result replaces the column of its name in place, or is appended. */
@@ -116,7 +130,7 @@ export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameRes
   const outNames = exprs.map((e) => e.outputName);
   checkUniqueNames(outNames, "; use alias()");
   const made: ColumnHandle[] = [];
-  return disposeOnError(made, () => {
+  return sharingOverGroupings(() => disposeOnError(made, () => {
     for (const e of exprs) {
       const s = sizedItem(e.node, frame.height, (n) => evaluate(frame, new Expr(n), frame.height));
       if (s && "column" in s) made.push(s.column);
@@ -137,5 +151,5 @@ export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameRes
       }
     });
     return { names, columns };
-  });
+  }));
 }

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstring>
 #include <map>
+#include <memory>
 
 namespace gpudf::window {
 namespace {
@@ -71,6 +72,16 @@ OverCacheScope::~OverCacheScope() {
   if (!owner_) return;
   delete current;
   current = nullptr;
+}
+
+namespace {
+thread_local std::vector<std::unique_ptr<OverCacheScope>> open_scopes;
+}  // namespace
+
+void open_over_cache() { open_scopes.push_back(std::make_unique<OverCacheScope>()); }
+
+void close_over_cache() {
+  if (!open_scopes.empty()) open_scopes.pop_back();
 }
 
 OverKey over_identity(const std::vector<expr::NodeSpec>& specs, const std::vector<int32_t>& roots, const expr::Frame& frame) {

@@ -59,4 +59,10 @@ struct OverPasses {
 };
 OverPasses over_passes();
 
+/// An OverCacheScope opened and closed by two calls on the same thread (the addon's, around one
+/// eager select / withColumns, whose expressions are evaluated one native call each). Closing
+/// with none open does nothing.
+void open_over_cache();
+void close_over_cache();
+
 }  // namespace gpudf::window
