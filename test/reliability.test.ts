@@ -47,7 +47,7 @@ describe("input memory that JS can detach or share", () => {
 describe("a failed write leaves what was at the path", () => {
   // A child process whose files may not grow past 64 KiB (ulimit -f; SIGXFSZ ignored, so the
   // write fails with EFBIG instead of killing it): every writer fails mid-file.
-  it("csv, parquet and ipc over an existing file: ERR_IO, the old bytes intact, no temporary file left", () => {
+  it("csv, parquet, ipc, ndjson and json over an existing file: ERR_IO, the old bytes intact, no temporary file left", () => {
     const dir = mkdtempSync(join(tmpdir(), "gpudf-write-"));
     try {
       const file = join(dir, "child.mts");
@@ -56,13 +56,15 @@ describe("a failed write leaves what was at the path", () => {
         `process.on("SIGXFSZ", () => {});
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DataFrame, IoError } from ${JSON.stringify(join(ROOT, "src", "index.ts"))};
+import { DataFrame, IoError, writeNDJSON } from ${JSON.stringify(join(ROOT, "src", "index.ts"))};
 const dir = ${JSON.stringify(dir)};
 const df = new DataFrame({ x: Float64Array.from({ length: 50_000 }, (_, i) => Math.sin(i) * 1e6) });
 const out: Record<string, unknown> = {};
 const writers: [string, (p: string) => unknown][] = [
   ["csv", (p) => df.writeCSV(p)], ["parquet", (p) => df.writeParquet(p)], ["ipc", (p) => df.writeIPC(p)],
   ["csvSync", (p) => df.writeCSVSync(p)], ["ipcSync", (p) => df.writeIPCSync(p)],
+  ["ndjson", (p) => writeNDJSON(df, p)], ["json", (p) => df.writeJSON(p)],
+  ["ndjsonSync", (p) => df.writeNDJSONSync(p)], ["jsonSync", (p) => df.writeJSONSync(p)],
 ];
 for (const [name, write] of writers) {
   const p = join(dir, name + ".out");
@@ -88,7 +90,10 @@ process.stdout.write("@@JSON@@" + JSON.stringify(out) + "\\n");
       const line = r.stdout.split("\n").find((l) => l.startsWith("@@JSON@@"));
       expect(line, info).toBeDefined();
       const failed = { code: "ERR_IO", io: true, content: "precious" };
-      expect(JSON.parse(line!.slice(8))).toEqual({ csv: failed, parquet: failed, ipc: failed, csvSync: failed, ipcSync: failed, leftovers: [] });
+      expect(JSON.parse(line!.slice(8))).toEqual({
+        csv: failed, parquet: failed, ipc: failed, csvSync: failed, ipcSync: failed,
+        ndjson: failed, json: failed, ndjsonSync: failed, jsonSync: failed, leftovers: [],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -101,6 +106,8 @@ process.stdout.write("@@JSON@@" + JSON.stringify(out) + "\\n");
     expect(() => df.writeCSVSync("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
     expect(() => df.writeIPCSync("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
     await expect(df.writeIPC("/dev/full")).rejects.toMatchObject({ code: "ERR_IO" });
+    await expect(df.writeNDJSON("/dev/full")).rejects.toMatchObject({ code: "ERR_IO" });
+    expect(() => df.writeJSONSync("/dev/full")).toThrow(expect.objectContaining({ code: "ERR_IO" }));
     expect(isCharDevice("/dev/full")).toBe(true);
   });
 
