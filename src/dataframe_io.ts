@@ -97,44 +97,41 @@ declare module "./dataframe.js" {
   }
 }
 
-/** The names and live handles (throws DisposedError on a disposed frame). */
-const parts = (df: DataFrame) => framePartsOf(df);
-
 const methods = {
   async writeCSV(this: DataFrame, path?: string, options?: WriteCSVOptions): Promise<string | undefined> {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return await writeCSV(p.names, p.handles, path, options);
   },
   writeCSVSync(this: DataFrame, path?: string, options?: WriteCSVOptions): string | undefined {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return writeCSVSync(p.names, p.handles, path, options);
   },
   async writeNDJSON(this: DataFrame, path?: string): Promise<string | undefined> {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return await writeJsonText(p.names, p.handles, true, path);
   },
   writeNDJSONSync(this: DataFrame, path?: string): string | undefined {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return writeJsonTextSync(p.names, p.handles, true, path);
   },
   async writeJSON(this: DataFrame, path?: string): Promise<string | undefined> {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return await writeJsonText(p.names, p.handles, false, path);
   },
   writeJSONSync(this: DataFrame, path?: string): string | undefined {
-    const p = parts(this);
+    const p = framePartsOf(this);
     return writeJsonTextSync(p.names, p.handles, false, path);
   },
   async writeIPC(this: DataFrame, path: string, options?: WriteIPCOptions): Promise<void> {
-    parts(this);
+    framePartsOf(this); // DisposedError on a disposed frame
     await writeIPC(this, path, options);
   },
   writeIPCSync(this: DataFrame, path: string, options?: WriteIPCOptions): void {
-    parts(this);
+    framePartsOf(this); // DisposedError on a disposed frame
     writeIPCSync(this, path, options);
   },
   async writeParquet(this: DataFrame, path: string, options: WriteParquetOptions = {}): Promise<void> {
-    const p = parts(this);
+    const p = framePartsOf(this);
     await writeParquet(this, p.names, p.handles, path, options);
   },
 };
