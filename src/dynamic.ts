@@ -226,8 +226,9 @@ export function windowAggregate(frame: FrameParts, w: Windowing, exprs: readonly
     }
     const d = w.kind === "dynamic" ? native.dynamicWindows(sortedIndex, segments, w.spec) : undefined;
     const r = d ?? native.rollingWindows(sortedIndex, segments, w.spec);
-    keep([r.rows, r.windows, ...(d ? [d.lower, d.upper, d.firstRow] : [])]);
-    const rows = perm ? keep(native.take([perm], r.rows, n)[0] as ColumnHandle) : r.rows;
+    keep([r.windows, ...(r.rows ? [r.rows] : []), ...(d ? [d.lower, d.upper, d.firstRow] : [])]);
+    // rows null: the windows read the (sorted) rows in place.
+    const rows = r.rows === null ? perm : perm ? keep(native.take([perm], r.rows, n)[0] as ColumnHandle) : r.rows;
     const out: ColumnHandle[] = [];
     return disposeOnError(out, () => {
       if (d) {

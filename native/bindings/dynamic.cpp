@@ -36,7 +36,7 @@ dynamic::WindowSpec spec_of(const Napi::Value& v) {
 
 ColumnPtr optional_column(const Napi::Value& v) { return v.IsNull() || v.IsUndefined() ? nullptr : ColumnHandle::From(v); }
 
-/// dynamicWindows(index, segments | null, spec) -> { lower, upper, firstRow, rows, windows, count }.
+/// dynamicWindows(index, segments | null, spec) -> { lower, upper, firstRow, rows | null, windows, count }.
 Napi::Value DynamicWindows(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
@@ -46,7 +46,7 @@ Napi::Value DynamicWindows(const Napi::CallbackInfo& info) {
     out.Set("lower", ColumnHandle::Wrap(env, w.lower));
     out.Set("upper", ColumnHandle::Wrap(env, w.upper));
     out.Set("firstRow", ColumnHandle::Wrap(env, w.first_row));
-    out.Set("rows", ColumnHandle::Wrap(env, w.members.rows));
+    out.Set("rows", w.members.rows ? ColumnHandle::Wrap(env, w.members.rows) : env.Null());
     out.Set("windows", ColumnHandle::Wrap(env, w.members.windows));
     out.Set("count", Napi::Number::New(env, double(w.members.count)));
     return out;

@@ -231,13 +231,14 @@ export interface NativeAddon {
   /**
    * group_by_dynamic's non-empty windows over a sorted index, by (segment, start): lower/upper
    * (the index's dtype), firstRow (int64 index position), and the row expansion: rows (int64
-   * index positions) with windows (int32 window id per row). segments: int32 ids in runs, or null.
+   * index positions) with windows (int32 window id per row) — or, when no row lies in two windows,
+   * rows null and windows one id per index row (-1: none). segments: int32 ids in runs, or null.
    */
   dynamicWindows(
     index: ColumnHandle,
     segments: ColumnHandle | null,
     spec: import("../dynamic.js").NativeWindowSpec,
-  ): { lower: ColumnHandle; upper: ColumnHandle; firstRow: ColumnHandle; rows: ColumnHandle; windows: ColumnHandle; count: number };
+  ): { lower: ColumnHandle; upper: ColumnHandle; firstRow: ColumnHandle; rows: ColumnHandle | null; windows: ColumnHandle; count: number };
   /** rolling's window per index row (window i = row i, possibly empty) as a row expansion. */
   rollingWindows(
     index: ColumnHandle,

@@ -10,7 +10,9 @@
 // that hold it [lo_i, hi_i] by a galloping search over j; the windows it adds to the ones before
 // it are [max(lo_i, hi_{i-1} + 1), hi_i], so an exclusive scan of those counts numbers every
 // non-empty window in (segment, start) order without visiting empty ones. Each window then
-// binary-searches its row range, and a second scan lays out the expansion.
+// binary-searches its row range, and a second scan lays out the expansion — unless no row lies in
+// two windows (period <= every), when each row's window id is its scan position and the rows stay in
+// place. Fixed-length windows find [lo_i, hi_i] in closed form; calendar months gallop.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +52,9 @@ struct WindowRows {
 };
 
 /// group_by_dynamic: the non-empty windows, by (segment, start). lower/upper are the window's
-/// start and stop (the index's dtype), first_row (int64) its first row position.
+/// start and stop (the index's dtype), first_row (int64) its first row position. When no row lies
+/// in two windows, members.rows is null and members.windows holds one id per index row (-1: in no
+/// window), so the aggregations read the rows in place.
 struct DynamicWindows {
   ColumnPtr lower, upper, first_row;
   WindowRows members;

@@ -196,24 +196,43 @@ struct Anchors {
   }
 };
 
+/// Fixed-length windows whose lattice arithmetic cannot overflow near t: start_j = anchor + j * every
+/// exactly, so the searches below have closed forms.
+GPUDF_HD inline bool fixed_lattice(int64_t t, int64_t anchor, const WindowSpec& w) {
+  constexpr int64_t kBound = int64_t(1) << 61;
+  return w.every.months == 0 && w.period.months == 0 && w.every.ticks > 0 && w.every.ticks < kBound &&
+         w.period.ticks < kBound && t > -kBound && t < kBound && anchor > -kBound && anchor < kBound;
+}
+
 /// The windows [lo, hi] holding row i (hi < lo: none).
 GPUDF_HD inline void windows_of(int64_t t, int64_t anchor, const WindowSpec& w, int64_t* lo, int64_t* hi) {
+  if (fixed_lattice(t, anchor, w)) {
+    // The first j >= 0 whose window starts after t, and the first whose stop reaches t.
+    const int64_t e = w.every.ticks, d = t - anchor, s = d - w.period.ticks;
+    const int64_t after = lower_closed(w.closed) ? floor_div_i64(d, e) + 1 : -floor_div_i64(-d, e);
+    const int64_t reach = upper_closed(w.closed) ? -floor_div_i64(-s, e) : floor_div_i64(s, e) + 1;
+    *hi = (after > 0 ? after : 0) - 1;
+    *lo = reach > 0 ? reach : 0;
+    return;
+  }
   const int64_t g = guess_of(t, anchor, w);
   *hi = first_true(StartAfter{anchor, t, &w}, g) - 1;
   *lo = first_true(StopReaches{anchor, t, &w}, g);
 }
 
-/// count[i]: the windows row i adds to those of the rows before it; first[i] the first of them.
+/// count[i]: the windows row i adds to those of the rows before it; first[i] the first of them;
+/// held[i] the windows that hold row i.
 struct RowWindows {
   Ticks t;
   const int32_t* seg;
   const int64_t* anchor;
   WindowSpec w;
-  int64_t *count, *first;
+  int64_t *count, *first, *held;
   GPUDF_HD void operator()(int64_t i) const {
     const int32_t s = seg_of(seg, i);
     int64_t lo, hi;
     windows_of(tick(t, i), anchor[s], w, &lo, &hi);
+    held[i] = hi >= lo ? hi - lo + 1 : 0;
     int64_t from = lo;
     if (i > 0 && seg_of(seg, i - 1) == s) {
       int64_t plo, phi;
@@ -236,6 +255,14 @@ struct EmitWindows {
       win_j[offsets[i] + c] = first[i] + c;
     }
   }
+};
+
+/// Windows that share no row: the window of row i (-1: none) is the last that the rows up to i
+/// added, offsets[i] + count[i] - 1.
+struct RowWindowIds {
+  const int64_t *held, *count, *offsets;
+  int32_t* windows;
+  GPUDF_HD void operator()(int64_t i) const { windows[i] = held[i] == 0 ? -1 : int32_t(offsets[i] + count[i] - 1); }
 };
 
 struct WindowBounds {
@@ -372,8 +399,8 @@ DynamicWindows run_dynamic(Device& dev, TypeId type, const Inputs& in, const Win
   BufferPtr starts = segment_starts<B>(dev, in, &segments);
   BufferPtr anchor = buffer(dev, segments, 8);
   B::for_each(segments, Anchors{in.ticks, i64(starts), w, i64(anchor)});
-  BufferPtr count = buffer(dev, n, 8), first = buffer(dev, n, 8), offsets = buffer(dev, n, 8);
-  B::for_each(n, RowWindows{in.ticks, in.seg, i64(anchor), w, i64(count), i64(first)});
+  BufferPtr count = buffer(dev, n, 8), first = buffer(dev, n, 8), offsets = buffer(dev, n, 8), held = buffer(dev, n, 8);
+  B::for_each(n, RowWindows{in.ticks, in.seg, i64(anchor), w, i64(count), i64(first), i64(held)});
   const int64_t windows = B::exclusive_scan(i64(count), i64(offsets), n);
   GPUDF_EXPECTS(windows < INT32_MAX, InvalidArgument, "too many windows");
   BufferPtr win_seg = buffer(dev, windows, 4), win_j = buffer(dev, windows, 8);
@@ -386,6 +413,14 @@ DynamicWindows run_dynamic(Device& dev, TypeId type, const Inputs& in, const Win
   out.lower = boundary_column<B>(dev, type, in, lower, windows);
   out.upper = boundary_column<B>(dev, type, in, upper, windows);
   out.first_row = column_of(dev, TypeId::Int64, windows, wfirst);
+  if (B::max(i64(held), n) <= 1) {
+    // No row in two windows (period <= every): each row's window id, and no expansion.
+    BufferPtr ids = buffer(dev, n, 4);
+    B::for_each(n, RowWindowIds{i64(held), i64(count), i64(offsets), i32(ids)});
+    out.members.windows = column_of(dev, TypeId::Int32, n, ids);
+    out.members.count = windows;
+    return out;
+  }
   out.members = expand<B>(dev, wfirst, wsize, windows);
   return out;
 }
