@@ -49,7 +49,9 @@ export interface ExprNode {
 export type AggKind =
   | "sum" | "mean" | "min" | "max" | "count" | "nullCount" | "nUnique" | "std" | "var"
   | "median" | "quantile" | "any" | "all" | "first" | "last" | "argMin" | "argMax"
-  | "product" | "len" | "corr" | "cov";
+  | "product" | "len" | "corr" | "cov"
+  // per group only: Expr.mode() inside groupBy().agg (src/expr_sized.ts, modeAggregations)
+  | "mode";
 
 /** @internal The flat form handed to the native layer: args index earlier entries. */
 export interface SerializedNode {

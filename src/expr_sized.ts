@@ -90,6 +90,28 @@ export function refuseSized(root: ExprNode, where: string): void {
   if (found) throw new InvalidArgumentError(`${found.op === "mode" ? "mode()" : "intRange"} is not supported in ${where}; use it in DataFrame.select or withColumns`);
 }
 
+/**
+ * Inside groupBy().agg (and the other per-group aggregations): `mode()`, or `mode().first()` /
+ * `mode().min()`, becomes the per-group aggregation "mode" (the smallest most frequent value,
+ * null last; native group_mode). Any other use of a mode's rows there is refused.
+ */
+export function modeAggregations(root: ExprNode): ExprNode {
+  const made = new Set<ExprNode>();
+  const out = rewrite(root, (n) => {
+    if (n.op === "mode") {
+      const m: ExprNode = { op: "agg", args: n.args, agg: { kind: "mode", ddof: 1, q: 0.5 } };
+      made.add(m);
+      return m;
+    }
+    if (n.op === "agg" && (n.agg?.kind === "first" || n.agg?.kind === "min") && made.has(n.args[0] as ExprNode)) return n.args[0] as ExprNode;
+    if (n.op === "agg" && n.args.some((a) => made.has(a))) {
+      throw new InvalidArgumentError(`mode() in an aggregation: only mode(), mode().first() and mode().min() are supported per group (the smallest mode), not mode().${n.agg?.kind}()`);
+    }
+    return n;
+  });
+  return out;
+}
+
 /** The mode node at the root (under aliases), if any; a mode anywhere else is refused. */
 function rootMode(root: ExprNode): ExprNode | undefined {
   const n = stripAlias(root);

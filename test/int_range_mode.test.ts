@@ -1,7 +1,8 @@
 /**
  * intRange, Expr.mode and Expr.len: exact values, dtypes and lengths in DataFrame.select /
- * withColumns, compared with nodejs-polars where it has the feature; where they cannot run
- * (groupBy().agg, lazy queries, inside other expressions) a typed error.
+ * withColumns, compared with nodejs-polars where it has the feature; mode per group (the smallest
+ * mode) eager, lazy and in time windows, against a reference on random data; where they cannot
+ * run (lazy selects, inside other expressions) a typed error.
  */
 import { describe, expect, it } from "vitest";
 import pl from "nodejs-polars";
@@ -83,10 +84,93 @@ describe("mode", () => {
   });
 
   it("where one row is required, or inside another expression: ERR_INVALID_ARGUMENT", () => {
-    expectCode(() => df().groupBy("k").agg(col("v").mode()), "ERR_INVALID_ARGUMENT");
+    expectCode(() => df().groupBy("k").agg(col("v").mode().sum()), "ERR_INVALID_ARGUMENT");
+    expectCode(() => df().lazy().groupBy("k").agg(col("v").mode().max()), "ERR_INVALID_ARGUMENT");
     expectCode(() => df().select(col("v").mode().add(1)), "ERR_INVALID_ARGUMENT");
     expectCode(() => df().select(col("k").mode(), col("v")), "ERR_INVALID_ARGUMENT");
     expectCode(() => df().lazy().select(col("v").mode()), "ERR_INVALID_ARGUMENT");
+  });
+});
+
+/** The smallest most frequent value of each group, null a value sorted last (the reference). */
+function modesByGroup(keys: readonly (string | null)[], values: readonly (number | string | null)[]): Map<string | null, number | string | null> {
+  const counts = new Map<string | null, Map<number | string | null, number>>();
+  keys.forEach((k, i) => {
+    const m = counts.get(k) ?? new Map<number | string | null, number>();
+    m.set(values[i] as number | string | null, (m.get(values[i] as number | string | null) ?? 0) + 1);
+    counts.set(k, m);
+  });
+  const out = new Map<string | null, number | string | null>();
+  for (const [k, m] of counts) {
+    const most = Math.max(...m.values());
+    const modes = [...m].filter(([, c]) => c === most).map(([v]) => v);
+    const nonNull = modes.filter((v) => v !== null) as (number | string)[];
+    out.set(k, nonNull.length === 0 ? null : nonNull.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))[0] as number | string);
+  }
+  return out;
+}
+
+describe("mode per group", () => {
+  const frame = (): DataFrame =>
+    new DataFrame({
+      g: ["a", "a", "a", "b", "b", "c", "c", "c", "d", "e", "e"],
+      x: [5, 5, 3, 8, 7, null, null, 2, null, 4, null],
+      s: ["p", "q", "q", "z", "y", null, "r", "r", "w", null, null],
+      t: [true, false, false, true, true, null, false, false, null, true, null],
+    });
+
+  it("the smallest most frequent value, null a value (last), in the input's dtype; eager and lazy agree", async () => {
+    const eager = frame().groupBy("g", { sort: true }).agg(col("x").mode(), col("s").mode().first().alias("s"), col("t").mode().min().alias("t"), col("x").mode().add(1).alias("x1"));
+    expect(eager.dtypes).toEqual(["utf8", "float64", "utf8", "bool", "float64"]);
+    expect(eager.toRecords()).toEqual([
+      { g: "a", x: 5, s: "q", t: false, x1: 6 },
+      { g: "b", x: 7, s: "y", t: true, x1: 8 },
+      { g: "c", x: null, s: "r", t: false, x1: null },
+      { g: "d", x: null, s: "w", t: null, x1: null },
+      { g: "e", x: 4, s: null, t: true, x1: 5 },
+    ]);
+    const lazy = await frame().lazy().groupBy("g", { sort: true }).agg(col("x").mode(), col("s").mode().first().alias("s"), col("t").mode().min().alias("t"), col("x").mode().add(1).alias("x1")).collect();
+    expect(lazy.dtypes).toEqual(eager.dtypes);
+    expect(lazy.toRecords()).toEqual(eager.toRecords());
+  });
+
+  it("over the rows a filter chooses, and in time windows (with rows in no window)", async () => {
+    const chosen = (f: DataFrame): DataFrame => f.groupBy("g", { sort: true }).agg(col("x").filter(col("x").gt(4)).mode().alias("m"));
+    expect(chosen(frame()).getColumn("m").toArray()).toEqual([5, 7, null, null, null]);
+    expect((await frame().lazy().groupBy("g", { sort: true }).agg(col("x").filter(col("x").gt(4)).mode().alias("m")).collect()).toRecords()).toEqual(chosen(frame()).toRecords());
+    const ts = new DataFrame({ t: [0, 1, 2, 10, 11, 12, 13, 30], v: [1, 2, 2, 9, 8, 8, 9, 4] }).withColumns(col("t").cast("int32"));
+    // every 10, period 5: rows 10..13 in [10, 15), row 30 in [30, 35); rows 0..2 in [0, 5).
+    const w = ts.groupByDynamic("t", { every: "10i", period: "5i" }).agg(col("v").mode().alias("m"));
+    expect(w.toRecords()).toEqual([{ t: 0, m: 2 }, { t: 10, m: 8 }, { t: 30, m: 4 }]);
+    const gaps = ts.groupByDynamic("t", { every: "10i", period: "2i" }).agg(col("v").mode().alias("m"), col("v").len().alias("n"));
+    expect(gaps.toRecords()).toEqual([{ t: 0, m: 1, n: 2n }, { t: 10, m: 8, n: 2n }, { t: 30, m: 4, n: 1n }]);
+    const overlapping = ts.groupByDynamic("t", { every: "5i", period: "15i" }).agg(col("v").mode().alias("m"));
+    // [0, 15): 1, 2, 2, 9, 8, 8, 9 (modes 2, 8, 9); [5, 20) and [10, 25): 9, 8, 8, 9; [15, 30) is empty.
+    expect(overlapping.toRecords()).toEqual([{ t: 0, m: 2 }, { t: 5, m: 8 }, { t: 10, m: 8 }, { t: 20, m: 4 }, { t: 25, m: 4 }, { t: 30, m: 4 }]);
+    expect((await ts.lazy().groupByDynamic("t", { every: "10i", period: "5i" }).agg(col("v").mode().alias("m")).collect()).toRecords()).toEqual(w.toRecords());
+  });
+
+  it("matches the reference on random groups with nulls and ties, numbers and strings", async () => {
+    let seed = 7;
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (const rows of [1, 40, 3000]) {
+      const g = Array.from({ length: rows }, () => (rand(9) === 0 ? null : `k${rand(Math.ceil(rows / 8))}`));
+      const x = Array.from({ length: rows }, () => (rand(6) === 0 ? null : rand(5)));
+      const s = Array.from({ length: rows }, () => (rand(7) === 0 ? null : ["ab", "b", "a", "c"][rand(4)] as string));
+      const f = new DataFrame({ g, x, s }).withColumns(col("g").cast("utf8"), col("x").cast("int32"), col("s").cast("utf8"));
+      for (const out of [f.groupBy("g").agg(col("x").mode(), col("s").mode()), await f.lazy().groupBy("g").agg(col("x").mode(), col("s").mode()).collect()]) {
+        const wantX = modesByGroup(g, x), wantS = modesByGroup(g, s);
+        expect(out.height).toBe(wantX.size);
+        expect(out.dtypes).toEqual(["utf8", "int32", "utf8"]);
+        for (const r of out.toRecords() as { g: string | null; x: number | null; s: string | null }[]) {
+          expect([r.g, r.x]).toEqual([r.g, wantX.get(r.g)]);
+          expect([r.g, r.s]).toEqual([r.g, wantS.get(r.g)]);
+        }
+      }
+    }
   });
 });
 

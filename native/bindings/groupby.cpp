@@ -1,5 +1,5 @@
 // groupBy: groupRows(keys, dropNulls, maintainOrder) -> { groups, firstRows, count };
-// groupAggregate(values, groups, count, kind, ddof, q); groupAggregateMany(values[], groups, count,
+// groupAggregate(values, groups, count, kind, ddof, q); groupMode(values, groups, count); groupAggregateMany(values[], groups, count,
 // kinds[], ddofs[], qs[]) -> columns (one pass for the one-fold kinds); groupCorr(a, b, groups, count, cov,
 // ddof); groupHeadRows(groups, count, n, fromEnd). Options arrive resolved from TS.
 #include <string>
@@ -50,6 +50,16 @@ Napi::Value ChooseRows(const Napi::CallbackInfo& info) {
     out.Set(uint32_t(0), ColumnHandle::Wrap(env, r.values));
     if (r.ids) out.Set(uint32_t(1), ColumnHandle::Wrap(env, r.ids));
     return out;
+  });
+}
+
+/// groupMode(values, groups, count) -> the smallest most frequent value of each group.
+Napi::Value GroupMode(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const ColumnPtr& values = ColumnHandle::From(info[0]);
+    const ColumnPtr& groups = ColumnHandle::From(info[1]);
+    return ColumnHandle::Wrap(env, group_mode(values->view(), groups->view(), arg_count(info, 2)));
   });
 }
 
@@ -137,6 +147,7 @@ void init_groupby(Napi::Env env, Napi::Object exports) {
   exports.Set("groupRows", Napi::Function::New(env, GroupRows, "groupRows"));
   exports.Set("chooseRows", Napi::Function::New(env, ChooseRows, "chooseRows"));
   exports.Set("groupAggregate", Napi::Function::New(env, GroupAggregate, "groupAggregate"));
+  exports.Set("groupMode", Napi::Function::New(env, GroupMode, "groupMode"));
   exports.Set("groupAggregateMany", Napi::Function::New(env, GroupAggregateMany, "groupAggregateMany"));
   exports.Set("groupCorr", Napi::Function::New(env, GroupCorr, "groupCorr"));
   exports.Set("groupHeadRows", Napi::Function::New(env, GroupHeadRows, "groupHeadRows"));

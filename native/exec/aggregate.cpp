@@ -108,9 +108,17 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
       const ChosenInput c = *chosen_input(e, int32_t(e.size()) - 1);
       GPUDF_EXPECTS(s.kind != "corr" && s.kind != "cov", InvalidArgument, s.kind + " does not take a filter or sortBy input");
       const ChosenRows chosen = choose_over(c, in, p.groups.ids);
+      if (s.kind == "mode") {
+        per_group[i] = group_mode(chosen.values->view(), chosen.ids->view(), count);
+        continue;
+      }
       const ReduceKind kind = reduce_kind(s.kind);
       per_group[i] = group_aggregate(kind == ReduceKind::Len ? chosen.ids->view() : chosen.values->view(), chosen.ids->view(), count,
                                      kind, s.options);
+      continue;
+    }
+    if (s.kind == "mode") {
+      per_group[i] = group_mode(input(s, 0)->view(), ids, count);
       continue;
     }
     if (s.kind == "corr" || s.kind == "cov") {

@@ -154,6 +154,7 @@ TypeId agg_type(const std::string& kind, const std::vector<TypeId>& inputs) {
     return TypeId::Float64;
   }
   GPUDF_EXPECTS(inputs.size() == 1, InvalidArgument, kind + " takes one input");
+  if (kind == "mode") return reduce_result_type(inputs[0], ReduceKind::Min);  // per group only (group_mode)
   return reduce_result_type(inputs[0], reduce_kind(kind));
 }
 

@@ -15,6 +15,7 @@ import {
   type DynamicGroupByOptions, type RollingGroupOptions, type Windowing,
 } from "../dynamic.js";
 import { checkUniqueNames } from "../ops/frame.js";
+import { modeAggregations } from "../expr_sized.js";
 import { planAggregations } from "../ops/groupby.js";
 import { columnNotFound } from "../suggest.js";
 import { collectPlan } from "./collect.js";
@@ -37,7 +38,7 @@ function outputSchema(input: Schema, w: Windowing, exprs: readonly Expr[]): Sche
   const keys = w.keys.map((k) => typeOf(typeof k === "string" ? col(k).node : k.node, input));
   const names = [...leadingNames(w), ...exprs.map((e) => e.outputName)];
   checkUniqueNames(names, "; use alias()");
-  const dtypes = [...keys, ...(w.includeBoundaries ? [indexType, indexType] : []), indexType, ...exprs.map((e) => typeOf(e.node, input))];
+  const dtypes = [...keys, ...(w.includeBoundaries ? [indexType, indexType] : []), indexType, ...exprs.map((e) => typeOf(modeAggregations(e.node), input))];
   return { names, dtypes };
 }
 

@@ -6,7 +6,7 @@
  * executor applies.
  */
 import { checkRowOps } from "../ops/agg_rows.js";
-import { refuseSized } from "../expr_sized.js";
+import { modeAggregations, refuseSized } from "../expr_sized.js";
 import type { DataFrame } from "../dataframe.js";
 import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
@@ -253,7 +253,8 @@ export function projectNode(input: LogicalPlan, exprs: readonly NamedNode[], bro
   return { kind: "project", input, exprs, broadcastHeight, schema };
 }
 
-export function aggregateNode(input: LogicalPlan, keys: readonly NamedNode[], aggs: readonly NamedNode[], options: GroupOptions): AggregateNode {
+export function aggregateNode(input: LogicalPlan, keys: readonly NamedNode[], given: readonly NamedNode[], options: GroupOptions): AggregateNode {
+  const aggs = given.map((a) => ({ ...a, node: modeAggregations(a.node) }));
   if (keys.length === 0) throw new InvalidArgumentError("groupBy needs at least one key (a column name or an expression)");
   checkUniqueNames(
     keys.map((k) => k.name),

@@ -27,6 +27,7 @@ export function aggregateGroups(agg: AggSpec, inputs: readonly ColumnHandle[], g
   if (agg.kind === "corr" || agg.kind === "cov") {
     return native.groupCorr(inputs[0] as ColumnHandle, inputs[1] as ColumnHandle, groups, count, agg.kind === "cov", agg.ddof);
   }
+  if (agg.kind === "mode") return native.groupMode(inputs[0] as ColumnHandle, groups, count);
   const values = agg.kind === "len" ? groups : (inputs[0] as ColumnHandle);
   return native.groupAggregate(values, groups, count, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
 }
@@ -41,12 +42,13 @@ export function aggregateGroupsMany(
   groups: ColumnHandle,
   count: number,
 ): ColumnHandle[] {
-  const single = aggs.filter(({ agg }) => agg.kind !== "corr" && agg.kind !== "cov");
+  const onItsOwn = (kind: AggKind): kind is "corr" | "cov" | "mode" => kind === "corr" || kind === "cov" || kind === "mode";
+  const single = aggs.filter(({ agg }) => !onItsOwn(agg.kind));
   const made = native.groupAggregateMany(
     single.map(({ agg, inputs }) => (agg.kind === "len" ? groups : (inputs[0] as ColumnHandle))),
     groups,
     count,
-    single.map(({ agg }) => REDUCE_KINDS[agg.kind as Exclude<AggKind, "corr" | "cov">]),
+    single.map(({ agg }) => REDUCE_KINDS[agg.kind as Exclude<AggKind, "corr" | "cov" | "mode">]),
     single.map(({ agg }) => agg.ddof),
     single.map(({ agg }) => agg.q),
   );
@@ -54,7 +56,7 @@ export function aggregateGroupsMany(
   try {
     let next = 0;
     for (const a of aggs) {
-      out.push(a.agg.kind === "corr" || a.agg.kind === "cov" ? aggregateGroups(a.agg, a.inputs, groups, count) : (made[next++] as ColumnHandle));
+      out.push(onItsOwn(a.agg.kind) ? aggregateGroups(a.agg, a.inputs, groups, count) : (made[next++] as ColumnHandle));
     }
     return out;
   } catch (e) {
@@ -87,7 +89,7 @@ export function literalOf(one: ColumnHandle): ExprNode {
 
 /** The one-row result of an aggregation over the whole frame (inputs evaluated). */
 function aggregateAll(agg: AggSpec, inputs: readonly ColumnHandle[], evaluate: (node: ExprNode) => ColumnHandle): ColumnHandle {
-  if (agg.kind !== "corr" && agg.kind !== "cov") {
+  if (agg.kind !== "corr" && agg.kind !== "cov" && agg.kind !== "mode") {
     return native.reduce(inputs[0] as ColumnHandle, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
   }
   const zeros = evaluate(ZERO_GROUP);

@@ -15,7 +15,7 @@ import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { aggArity, aggregateGroups, aggregateGroupsMany, hasAggregates, type AggSpec } from "./aggregate.js";
 import { checkRowOps, chooseRows, rowChoiceOf } from "./agg_rows.js";
-import { refuseSized } from "../expr_sized.js";
+import { modeAggregations, refuseSized } from "../expr_sized.js";
 import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
@@ -106,9 +106,10 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
   const memo = new Map<ExprNode, string>();
   const outputs = exprs.map((expr) => {
     const name = expr.outputName;
-    checkRowOps(expr.node);
-    refuseSized(expr.node, "groupBy().agg");
-    if (fillsFromNeighbours(expr.node)) {
+    const root = modeAggregations(expr.node);
+    checkRowOps(root);
+    refuseSized(root, "groupBy().agg");
+    if (fillsFromNeighbours(root)) {
       // They would fill across the groups (per-group fills are window functions).
       throw new InvalidArgumentError(`groupBy().agg: "${name}" uses forwardFill, backwardFill or interpolate; that is not supported in an aggregation`);
     }
@@ -143,7 +144,7 @@ export function planAggregations(exprs: readonly { readonly outputName: string; 
       const args = node.args.map(rewrite);
       return args.every((a, i) => a === node.args[i]) ? node : { ...node, args };
     };
-    return { name, node: rewrite(expr.node) };
+    return { name, node: rewrite(root) };
   });
   return { slots, outputs };
 }

@@ -70,6 +70,10 @@ ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView&
 /// ascending row order within the group.
 ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool from_end);
 
+/// The most frequent value of each group (null counts as a value); among equally frequent ones
+/// the smallest, null last (as pandas' mode()[0]). The values' dtype; needs an order (as min).
+ColumnPtr group_mode(const ColumnView& values, const ColumnView& ids, int64_t count);
+
 /// int64 rows per group (group_aggregate's Len without a values column).
 ColumnPtr group_sizes(const ColumnView& ids, int64_t count);
 
