@@ -6,8 +6,8 @@
  */
 import { parseDType, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
-import { col, Expr, lit, type ExprNode } from "./expr.js";
-import { rewrite, stripAlias } from "./expr_tree.js";
+import { col, Expr, lit, readsColumns, type ExprNode } from "./expr.js";
+import { hasAggregates, rewrite, stripAlias } from "./expr_tree.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { REDUCE_KINDS } from "./ops/reduce.js";
 
@@ -186,6 +186,25 @@ export function sizedItem(root: ExprNode, height: number, evaluate: (node: ExprN
   const lengths = new Set(ops.map((n) => rangeLength(n, height)));
   if (lengths.size > 1) throw new InvalidArgumentError("intRange: the ranges of one expression differ in length");
   return { length: [...lengths][0] as number, node: withRanges(root) };
+}
+
+/**
+ * True when the items of a select read nothing of the frame (no columns, no aggregations) and
+ * one holds an intRange with a constant end: their rows are known without the data, so a lazy
+ * plan can compute them as DataFrame.select would.
+ */
+export function standaloneRanges(roots: readonly ExprNode[]): boolean {
+  const ops = roots.flatMap(sizedOps);
+  return (
+    ops.length > 0 &&
+    ops.every((n) => n.op === "intRange" && n.params?.[0] !== 1) &&
+    roots.every((r) => !readsColumns(r) && !hasAggregates(r))
+  );
+}
+
+/** A tree whose intRanges are row-number expressions, to type it as the rows it makes. */
+export function rangesAsRows(root: ExprNode): ExprNode {
+  return withRanges(root);
 }
 
 /**

@@ -20,7 +20,8 @@ import type { JoinOptions } from "../ops/join.js";
 import { flattenItems, namesAfterDrop, namesAfterRename, type DropItem, type SelectItem } from "../ops/select.js";
 import { perKey, resolveUnique, sortKeyNames, type SortBy, type SortOptions, type UniqueOptions } from "../ops/sort.js";
 import { expandExprs, expandItems, expandPredicate } from "../expr_expand.js";
-import { rowNumberRanges } from "../expr_sized.js";
+import { rowNumberRanges, standaloneRanges } from "../expr_sized.js";
+import { rangeSelect } from "./lazy_sized.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
@@ -121,6 +122,7 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
    */
   select(...items: (SelectItem | readonly SelectItem[])[]): LazyFrame {
     const exprs = expandItems(flattenItems(items), this.plan.schema).map((it) => (it instanceof Expr ? this.#rowNumbers(it) : it)).map((it) => (typeof it === "string" ? { name: it, node: col(it).node } : { name: it.outputName, node: it.node }));
+    if (standaloneRanges(exprs.map((e) => e.node))) return rangeSelect(this.head(0).plan, exprs);
     return new LazyFrame(projectNode(this.plan, exprs, false));
   }
 
