@@ -11,7 +11,7 @@ import { formatFrame } from "./format.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
-import { schemaOfHandles, sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
+import { schemaOfHandles, sortColumns, sortKeyNames, uniqueFrame, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
 import { sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, lit, type LiteralValue } from "./expr.js";
@@ -201,12 +201,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return this.#apply(filterFrame(this.#parts(), predicate));
   }
 
-  /**
-   * Rows without a null in any of the named columns (default: all columns).
-   *
-   * @example
-   * df.dropNulls(); df.dropNulls("a", "b");
-   */
+  /** Rows without a null in any of the named columns (default: all columns). @example df.dropNulls(); df.dropNulls("a", "b") */
   dropNulls(...subset: (string | readonly string[])[]): DataFrame {
     const names = subset.flat() as string[];
     return this.#apply(dropNullsOp(this.#parts(), names.length > 0 ? names : undefined));
@@ -255,24 +250,14 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return fromHandles(result.names, result.columns);
   }
 
-  /**
-   * Every column but the named ones.
-   *
-   * @example
-   * df.drop("tmp");
-   */
+  /** Every column but the named ones. @example df.drop("tmp") */
   drop(...names: (DropItem | readonly DropItem[])[]): DataFrame {
     const columns = this.#live();
     const keep = namesAfterDrop(this.#names, names, schemaOfHandles(this.#names, columns));
     return this.#derive(keep, keep.map((n) => columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 
-  /**
-   * Renames columns by an { old: new } mapping.
-   *
-   * @example
-   * df.rename({ fare: "fare_usd" });
-   */
+  /** Renames columns by an { old: new } mapping. @example df.rename({ fare: "fare_usd" }) */
   rename(mapping: Record<string, string>): DataFrame {
     return this.#derive(namesAfterRename(this.#names, mapping), this.#live());
   }
@@ -395,11 +380,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.unique({ subset: "id", keep: "last", maintainOrder: true });
    */
   unique(options?: UniqueOptions): DataFrame {
-    const { subset, keep, maintainOrder } = resolveUnique(options);
-    const handles = this.#live();
-    if (handles.length === 0) return this.#derive([], []);
-    const keys = subset === undefined ? handles : subset.map((n) => this.#columns[this.#index(n)] as ColumnHandle);
-    return fromHandles([...this.#names], uniqueColumns(handles, keys, keep, maintainOrder));
+    return this.#apply(uniqueFrame(options, () => this.#parts()));
   }
 
   /**
@@ -481,9 +462,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   /** A boxed table with shape and dtypes; frames over 10 rows or 8 columns are truncated. */
   toString(): string {
     const handles = this.#live();
-    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) =>
-      handles.map((h) => native.toValues(h, start, count)),
-    );
+    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) => handles.map((h) => native.toValues(h, start, count)));
   }
 
   [inspect.custom](): string {
