@@ -7,6 +7,7 @@ import * as arrow from "apache-arrow";
 import {
   arrowTypeOf,
   dtypeFromArrow,
+  dtypeOfId,
   isArrowDictionary,
   typeIdOf,
   type ArrowTypeLike,
@@ -85,4 +86,13 @@ export function columnToArrowData(handle: ColumnHandle, dtype: DType): arrow.Dat
   if (out.validity) props["nullBitmap"] = new Uint8Array(out.validity);
   if (out.offsets) props["valueOffsets"] = new type.OffsetArrayType(out.offsets);
   return arrow.makeData(props as unknown as Parameters<typeof arrow.makeData>[0]);
+}
+
+/** An apache-arrow Table of these native columns, built straight from their buffers (DataFrame.toArrow). */
+export function tableOfColumns(names: readonly string[], handles: readonly ColumnHandle[]): arrow.Table {
+  const vectors: Record<string, arrow.Vector> = {};
+  handles.forEach((h, i) => {
+    vectors[names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
+  });
+  return new arrow.Table(vectors);
 }

@@ -2,7 +2,7 @@
  * concat: frames stacked vertically (or side by side, or diagonally), eagerly (DataFrames) or
  * as a plan (LazyFrames, vertically).
  */
-import { concat as concatFrames, DataFrame, frameFromColumns, framePartsOf } from "./dataframe.js";
+import { DataFrame, frameFromColumns, framePartsOf } from "./dataframe.js";
 import { InvalidArgumentError } from "./errors.js";
 import { LazyFrame } from "./lazy/lazy_frame.js";
 import { unionNode } from "./lazy/plan.js";
@@ -50,7 +50,6 @@ export function concat(frames: readonly (DataFrame | LazyFrame)[], options?: Con
   if (Array.isArray(frames) && frames.some((f) => f instanceof LazyFrame)) {
     throw new InvalidArgumentError("concat: mix of DataFrames and LazyFrames (call .lazy() on the DataFrames)");
   }
-  if (how === "vertical") return concatFrames(frames as DataFrame[]);
   if (!Array.isArray(frames) || frames.length === 0) throw new InvalidArgumentError("concat expects a non-empty array of DataFrames");
   const parts = frames.map((f, k) => {
     if (!(f instanceof DataFrame)) throw new InvalidArgumentError(`concat: item ${k} is not a DataFrame`);

@@ -4,48 +4,35 @@
  */
 import { inspect } from "node:util";
 
-import * as arrow from "apache-arrow";
-
-import { columnToArrowData } from "./arrow.js";
 import type { ColumnValues } from "./columns.js";
 import { dtypeOfId, type DType } from "./dtypes.js";
 import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
-import { jsonValue, needsJsonValue } from "./json_values.js";
 import { rowCount, sliceBounds } from "./handles.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { describeFrame } from "./ops/reduce.js";
-import { schemaOfHandles, sortColumns, sortKeyNames, resolveUnique, uniqueColumns, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
-import { concatColumns, sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
+import { schemaOfHandles, sortColumns, sortKeyNames, uniqueFrame, type SortBy, type SortOptions, type UniqueOptions } from "./ops/sort.js";
+import { sampleColumns, takeColumns, type SampleOptions, type TakeIndices } from "./ops/take.js";
 import { HandleBox, Series } from "./series.js";
 import { Expr, lit, type LiteralValue } from "./expr.js";
-import type { FrameParts, FrameResult } from "./ops/frame.js";
+import { share, type FrameParts, type FrameResult } from "./ops/frame.js";
 import { columnsFromArrow, columnsFromObject, recordsToColumns } from "./ops/construct.js";
-import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterByExpr, filterByMask } from "./ops/filter.js";
+import { dropNulls as dropNullsOp, fillNull as fillNullOp, filterFrame } from "./ops/filter.js";
 import { joinFrames, type JoinOptions } from "./ops/join.js";
-import {
-  columnIndex,
-  flattenItems,
-  namesAfterDrop, type DropItem,
-  namesAfterRename,
-  selectColumns,
-  withColumns as withColumnsOp,
-  type SelectItem,
-} from "./ops/select.js";
+import { columnIndex, flattenItems, namesAfterDrop, namesAfterRename, selectColumns, withColumns as withColumnsOp, withSeries, type DropItem, type SelectItem } from "./ops/select.js";
 import { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 import { frameTopK, type TopKBy } from "./ops/top_k.js";
 import type { FrameVerbs } from "./ops/verbs.js";
 import { lazyOf, type LazyFrame } from "./lazy/lazy_frame.js";
 import { isFillNullStrategy, type FillNullStrategy } from "./expr_fill.js";
 import { fillNullByStrategy } from "./ops/fill.js";
-import { pivot as pivotOp, type PivotOptions } from "./ops/pivot.js";
-import { transpose as transposeOp, unpivot as unpivotOp, type TransposeOptions, type UnpivotOptions } from "./ops/reshape.js";
+import { unpivot as unpivotOp, type UnpivotOptions } from "./ops/reshape.js";
 
 /** Input accepted per column by `new DataFrame({...})`. */
 export type ColumnInput = ColumnValues | Series;
 
 let fromHandles: (names: string[], columns: ColumnHandle[]) => DataFrame;
-let partsOf: (df: DataFrame) => { names: string[]; handles: ColumnHandle[] };
+let partsOf: (df: DataFrame) => { names: string[]; handles: ColumnHandle[]; height: number };
 
 /**
  * A table of named columns on the active device (cpu or cuda).
@@ -71,7 +58,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
       df.#height = columns[0]?.length ?? 0;
       return df;
     };
-    partsOf = (df) => ({ names: [...df.#names], handles: df.#live() });
+    partsOf = (df) => ({ names: [...df.#names], handles: df.#live(), height: df.#height });
   }
 
   /**
@@ -94,8 +81,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * DataFrame.fromRecords([{ a: 1, b: "x" }, { a: 2 }]).toRecords(); // [{a:1,b:"x"},{a:2,b:null}]
    */
   static fromRecords(rows: readonly Record<string, unknown>[]): DataFrame {
-    const columns = recordsToColumns(rows);
-    return new DataFrame(columns);
+    return new DataFrame(recordsToColumns(rows));
   }
 
   /**
@@ -123,10 +109,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
 
   /** A frame of these columns (shared buffers), under the given names. */
   #derive(names: string[], handles: ColumnHandle[]): DataFrame {
-    return fromHandles(
-      names,
-      handles.map((h) => h.slice(0, h.length)),
-    );
+    return fromHandles(names, handles.map(share));
   }
 
   /** [height, width]. */
@@ -215,23 +198,10 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.filter(new Series("keep", [true, false, true]));
    */
   filter(predicate: Expr | Series): DataFrame {
-    const parts = this.#parts();
-    if (predicate instanceof Expr) return this.#apply(filterByExpr(parts, predicate));
-    if (!(predicate instanceof Series)) throw new InvalidArgumentError("filter expects an Expr or a bool Series");
-    const mask = predicate.shareHandle();
-    try {
-      return this.#apply(filterByMask(parts, mask));
-    } finally {
-      mask.dispose();
-    }
+    return this.#apply(filterFrame(this.#parts(), predicate));
   }
 
-  /**
-   * Rows without a null in any of the named columns (default: all columns).
-   *
-   * @example
-   * df.dropNulls(); df.dropNulls("a", "b");
-   */
+  /** Rows without a null in any of the named columns (default: all columns). @example df.dropNulls(); df.dropNulls("a", "b") */
   dropNulls(...subset: (string | readonly string[])[]): DataFrame {
     const names = subset.flat() as string[];
     return this.#apply(dropNullsOp(this.#parts(), names.length > 0 ? names : undefined));
@@ -272,39 +242,6 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return this.unpivot(options);
   }
 
-  /**
-   * Long to wide (Polars' pivot): one row per distinct `index` value(s), one column per distinct
-   * value of `on` (in order of first appearance, named by the value's text; with several
-   * `values` columns, "{value}_{on value}"), each cell the `aggregateFunction` of the rows with
-   * that pair (null where there are none). Without an aggregateFunction a pair with more than
-   * one row is an InvalidArgumentError.
-   *
-   * @example
-   * df.pivot({ on: "subject", index: "name", values: "score", aggregateFunction: "max" });
-   */
-  pivot(options: PivotOptions): DataFrame {
-    const parts = this.#parts();
-    return this.#apply(
-      pivotOp(parts, options, (keys, exprs) => {
-        const cells = this.groupBy(keys, { maintainOrder: true }).agg(exprs);
-        return { parts: cells.#parts(), release: () => cells.dispose() };
-      }),
-    );
-  }
-
-  /**
-   * Rows as columns: row j becomes column j ("column_j", or `columnNames`), every value cast to
-   * the columns' common supertype (else DtypeError). `includeHeader` adds the column names as a
-   * first column (`headerName`, default "column").
-   *
-   * @example
-   * new DataFrame({ a: [1, 2], b: [3, 4] }).transpose({ includeHeader: true }).toRecords();
-   * // [{ column: "a", column_0: 1, column_1: 2 }, { column: "b", column_0: 3, column_1: 4 }]
-   */
-  transpose(options?: TransposeOptions): DataFrame {
-    return this.#apply(transposeOp(this.#parts(), options));
-  }
-
   #parts(): FrameParts {
     return { names: this.#names, columns: this.#live(), height: this.#height };
   }
@@ -313,24 +250,14 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return fromHandles(result.names, result.columns);
   }
 
-  /**
-   * Every column but the named ones.
-   *
-   * @example
-   * df.drop("tmp");
-   */
+  /** Every column but the named ones. @example df.drop("tmp") */
   drop(...names: (DropItem | readonly DropItem[])[]): DataFrame {
     const columns = this.#live();
     const keep = namesAfterDrop(this.#names, names, schemaOfHandles(this.#names, columns));
     return this.#derive(keep, keep.map((n) => columns[this.#names.indexOf(n)] as ColumnHandle));
   }
 
-  /**
-   * Renames columns by an { old: new } mapping.
-   *
-   * @example
-   * df.rename({ fare: "fare_usd" });
-   */
+  /** Renames columns by an { old: new } mapping. @example df.rename({ fare: "fare_usd" }) */
   rename(mapping: Record<string, string>): DataFrame {
     return this.#derive(namesAfterRename(this.#names, mapping), this.#live());
   }
@@ -343,7 +270,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    */
   getColumn(name: string): Series {
     const h = this.#columns[this.#index(name)] as ColumnHandle;
-    return new Series(name, new HandleBox(h.slice(0, h.length)));
+    return new Series(name, new HandleBox(share(h)));
   }
 
   /**
@@ -353,23 +280,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.withColumn(new Series("flag", [true, false, true]));
    */
   withColumn(series: Series): DataFrame {
-    this.#live();
-    if (!(series instanceof Series)) throw new InvalidArgumentError("withColumn expects a Series");
-    if (this.#names.length > 0 && series.length !== this.#height) {
-      throw new InvalidArgumentError(`Series "${series.name}" has ${series.length} rows; the frame has ${this.#height}`);
-    }
-    const names = [...this.#names];
-    const handles = this.#columns.map((h) => h.slice(0, h.length));
-    const incoming = series.shareHandle();
-    const at = names.indexOf(series.name);
-    if (at >= 0) {
-      (handles[at] as ColumnHandle).dispose();
-      handles[at] = incoming;
-    } else {
-      names.push(series.name);
-      handles.push(incoming);
-    }
-    return fromHandles(names, handles);
+    return this.#apply(withSeries(this.#parts(), series));
   }
 
   /**
@@ -382,11 +293,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   slice(offset: number, length?: number): DataFrame {
     this.#live();
     const [start, end] = sliceBounds(this.#height, offset, length);
-    const out = fromHandles(
-      [...this.#names],
-      this.#columns.map((h) => h.slice(start, end - start)),
-    );
-    return out;
+    return fromHandles([...this.#names], this.#columns.map((h) => h.slice(start, end - start)));
   }
 
   /** The first n rows (all when n > height). */
@@ -473,11 +380,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.unique({ subset: "id", keep: "last", maintainOrder: true });
    */
   unique(options?: UniqueOptions): DataFrame {
-    const { subset, keep, maintainOrder } = resolveUnique(options);
-    const handles = this.#live();
-    if (handles.length === 0) return this.#derive([], []);
-    const keys = subset === undefined ? handles : subset.map((n) => this.#columns[this.#index(n)] as ColumnHandle);
-    return fromHandles([...this.#names], uniqueColumns(handles, keys, keep, maintainOrder));
+    return this.#apply(uniqueFrame(options, () => this.#parts()));
   }
 
   /**
@@ -544,47 +447,6 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return new GroupBy(() => this.#parts(), (r) => this.#apply(r), args);
   }
 
-  /**
-   * Rows as plain objects; values as Series.toArray gives them.
-   *
-   * @example
-   * new DataFrame({ a: [1, 2] }).toRecords(); // [{ a: 1 }, { a: 2 }]
-   */
-  toRecords(): Record<string, unknown>[] {
-    return native.toRecords(this.#names, this.#live(), 0, this.#height);
-  }
-
-  /**
-   * The rows as JSON-safe records, so `JSON.stringify(df)` writes them: int64 and uint64 as
-   * numbers when they are safe integers and as decimal strings beyond ±(2^53 - 1), date32 as
-   * "YYYY-MM-DD", timestamps as ISO 8601 strings (UTC, milliseconds), NaN and ±inf as null.
-   *
-   * @example
-   * JSON.stringify(new DataFrame({ a: [1, 2], s: ["x", null] })); // '[{"a":1,"s":"x"},{"a":2,"s":null}]'
-   */
-  toJSON(): Record<string, unknown>[] {
-    const records = this.toRecords();
-    const convert = this.dtypes.map((d, i) => [this.#names[i] as string, d] as const).filter(([, d]) => needsJsonValue(d));
-    if (convert.length === 0) return records;
-    for (const r of records) for (const [name, d] of convert) r[name] = jsonValue(r[name], d);
-    return records;
-  }
-
-  /**
-   * An apache-arrow Table built straight from the native buffers (no IPC round trip).
-   *
-   * @example
-   * const table = df.toArrow();
-   */
-  toArrow(): arrow.Table {
-    const handles = this.#live();
-    const vectors: Record<string, arrow.Vector> = {};
-    handles.forEach((h, i) => {
-      vectors[this.#names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
-    });
-    return new arrow.Table(vectors);
-  }
-
   /** Frees this frame's native buffers now (those not shared with a live frame or series). Idempotent. */
   dispose(): void {
     if (this.#disposed) return;
@@ -600,9 +462,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   /** A boxed table with shape and dtypes; frames over 10 rows or 8 columns are truncated. */
   toString(): string {
     const handles = this.#live();
-    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) =>
-      handles.map((h) => native.toValues(h, start, count)),
-    );
+    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) => handles.map((h) => native.toValues(h, start, count)));
   }
 
   [inspect.custom](): string {
@@ -612,30 +472,12 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
 
 /** @internal A frame's names, live handles (borrowed) and height (the lazy engine's scans). */
 export function framePartsOf(df: DataFrame): { names: string[]; handles: ColumnHandle[]; height: number } {
-  const p = partsOf(df);
-  return { ...p, height: df.height };
+  return partsOf(df);
 }
 
 /** @internal A frame owning these native columns (used by the readers). */
 export function frameFromColumns(names: string[], columns: ColumnHandle[]): DataFrame {
   return fromHandles(names, columns);
-}
-
-/**
- * Frames stacked vertically. Every frame must have the same column names in the same order
- * (else InvalidArgumentError) and the same dtypes (else DtypeError naming the column).
- *
- * @example
- * import { concat } from "gpudf";
- * const all = concat([january, february, march]);
- */
-export function concat(frames: readonly DataFrame[]): DataFrame {
-  if (!Array.isArray(frames) || frames.length === 0) throw new InvalidArgumentError("concat expects a non-empty array of DataFrames");
-  const parts = frames.map((f, k) => {
-    if (!(f instanceof DataFrame)) throw new InvalidArgumentError(`concat: item ${k} is not a DataFrame`);
-    return partsOf(f);
-  });
-  return fromHandles([...(parts[0] as { names: string[] }).names], concatColumns(parts));
 }
 
 /**

@@ -1,9 +1,15 @@
 /**
- * DataFrame's writers (CSV, NDJSON / JSON, Arrow IPC, Parquet), installed on the prototype by
- * declaration merging so src/dataframe.ts holds the frame itself. Each runs natively; the async
- * forms off the JS thread. A failed write leaves what was at the path.
+ * DataFrame's outputs: records, JSON-safe records and Arrow tables, and the writers (CSV,
+ * NDJSON / JSON, Arrow IPC, Parquet), installed on the prototype by declaration merging so
+ * src/dataframe.ts holds the frame itself. Each runs natively; the async writers off the JS
+ * thread. A failed write leaves what was at the path.
  */
+import type * as arrow from "apache-arrow";
+
+import { tableOfColumns } from "./arrow.js";
 import { DataFrame, framePartsOf } from "./dataframe.js";
+import { jsonRecords } from "./json_values.js";
+import { native } from "./native/addon.js";
 import { writeCSV, writeCSVSync, type WriteCSVOptions } from "./io/csv.js";
 import { writeIPC, writeIPCSync, type WriteIPCOptions } from "./io/ipc.js";
 import { writeJsonText, writeJsonTextSync } from "./io/json.js";
@@ -11,6 +17,32 @@ import { writeParquet, type WriteParquetOptions } from "./io/parquet.js";
 
 declare module "./dataframe.js" {
   interface DataFrame {
+    /**
+     * Rows as plain objects; values as Series.toArray gives them.
+     *
+     * @example
+     * new DataFrame({ a: [1, 2] }).toRecords(); // [{ a: 1 }, { a: 2 }]
+     */
+    toRecords(): Record<string, unknown>[];
+
+    /**
+     * The rows as JSON-safe records, so `JSON.stringify(df)` writes them: int64 and uint64 as
+     * numbers when they are safe integers and as decimal strings beyond ±(2^53 - 1), date32 as
+     * "YYYY-MM-DD", timestamps as ISO 8601 strings (UTC, milliseconds), NaN and ±inf as null.
+     *
+     * @example
+     * JSON.stringify(new DataFrame({ a: [1, 2], s: ["x", null] })); // '[{"a":1,"s":"x"},{"a":2,"s":null}]'
+     */
+    toJSON(): Record<string, unknown>[];
+
+    /**
+     * An apache-arrow Table built straight from the native buffers (no IPC round trip).
+     *
+     * @example
+     * const table = df.toArrow();
+     */
+    toArrow(): arrow.Table;
+
     /**
      * Writes CSV to `path`, or resolves with the CSV text when no path is given. Formatting and
      * writing run natively, off the JS thread; a failed write leaves what was at the path. Reads
@@ -98,6 +130,17 @@ declare module "./dataframe.js" {
 }
 
 const methods = {
+  toRecords(this: DataFrame): Record<string, unknown>[] {
+    const p = framePartsOf(this);
+    return native.toRecords(p.names, p.handles, 0, p.height);
+  },
+  toJSON(this: DataFrame): Record<string, unknown>[] {
+    return jsonRecords(this.toRecords(), this.columns, this.dtypes);
+  },
+  toArrow(this: DataFrame): arrow.Table {
+    const p = framePartsOf(this);
+    return tableOfColumns(p.names, p.handles);
+  },
   async writeCSV(this: DataFrame, path?: string, options?: WriteCSVOptions): Promise<string | undefined> {
     const p = framePartsOf(this);
     return await writeCSV(p.names, p.handles, path, options);

@@ -10,10 +10,11 @@ import type { DType } from "./dtypes.js";
 import { dtypeOfId } from "./dtypes.js";
 import { parseInterval } from "./duration.js";
 import { DtypeError, InvalidArgumentError } from "./errors.js";
-import { col, Expr, len } from "./expr.js";
+import { col, Expr } from "./expr.js";
 import { native, type ColumnHandle } from "./native/addon.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./ops/frame.js";
-import { aggregateOutputs, evaluateOver, planAggregations, shortcutAccepts, type GroupKey } from "./ops/groupby.js";
+import { aggregateOutputs, evaluateOver, planAggregations, type GroupKey } from "./ops/groupby.js";
+import { shortcutExprs, type ShortcutKind } from "./ops/group_shortcuts.js";
 import { columnIndex } from "./ops/select.js";
 import { checkOptions } from "./suggest.js";
 
@@ -192,12 +193,6 @@ export function leadingNames(w: Windowing): string[] {
   return [...keyNames(w), ...(w.includeBoundaries ? ["_lower_boundary", "_upper_boundary"] : []), w.index];
 }
 
-/** The expressions of a shortcut: every column but the keys and the index, by `kind`. */
-export function shortcutExprs(w: Windowing, names: readonly string[], dtypes: readonly DType[], kind: "sum" | "mean" | "min" | "max" | "count"): Expr[] {
-  const skip = new Set([...keyNames(w), w.index]);
-  return names.filter((n, i) => !skip.has(n) && shortcutAccepts(kind, dtypes[i] as DType)).map((n) => col(n)[kind]());
-}
-
 /** The windows' aggregates over `frame` (borrowed): keys, boundaries, index, then one column per expression. */
 export function windowAggregate(frame: FrameParts, w: Windowing, exprs: readonly Expr[]): FrameResult {
   const plan = planAggregations(exprs);
@@ -278,34 +273,35 @@ export class WindowGroupBy {
     return frameFromColumns(r.names, r.columns);
   }
 
-  #allColumns(kind: "sum" | "mean" | "min" | "max" | "count"): DataFrame {
-    const s = this.#frame.schema;
-    return this.agg(shortcutExprs(this.#windowing, Object.keys(s), Object.values(s), kind));
+  /** The shortcut `kind` over every column but the keys and the index (see shortcutExprs). */
+  #shortcut(kind: ShortcutKind): DataFrame {
+    const schema = { names: this.#frame.columns, dtypes: this.#frame.dtypes };
+    return this.agg(shortcutExprs(kind, [...keyNames(this.#windowing), this.#windowing.index], schema));
   }
 
   /** The sum of every other numeric or bool column per window. @example df.rolling("t", { period: "1h" }).sum() */
   sum(): DataFrame {
-    return this.#allColumns("sum");
+    return this.#shortcut("sum");
   }
   /** The mean of every other numeric or bool column per window. @example df.groupByDynamic("t", { every: "1d" }).mean() */
   mean(): DataFrame {
-    return this.#allColumns("mean");
+    return this.#shortcut("mean");
   }
   /** The smallest value of every other column per window. @example df.groupByDynamic("t", { every: "1d" }).min() */
   min(): DataFrame {
-    return this.#allColumns("min");
+    return this.#shortcut("min");
   }
   /** The largest value of every other column per window. @example df.groupByDynamic("t", { every: "1d" }).max() */
   max(): DataFrame {
-    return this.#allColumns("max");
+    return this.#shortcut("max");
   }
   /** Non-null values of every other column per window. @example df.groupByDynamic("t", { every: "1d" }).count() */
   count(): DataFrame {
-    return this.#allColumns("count");
+    return this.#shortcut("count");
   }
   /** Rows per window, as "len". @example df.groupByDynamic("t", { every: "1d" }).len() */
   len(): DataFrame {
-    return this.agg(len());
+    return this.#shortcut("len");
   }
 }
 

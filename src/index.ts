@@ -7,7 +7,8 @@
  * console.log(device().name, df.toString());
  */
 export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
-import "./dataframe_io.js"; // installs the writers (CSV, NDJSON / JSON, IPC, Parquet) on DataFrame
+import "./dataframe_io.js"; // installs toRecords, toJSON, toArrow and the writers (CSV, NDJSON / JSON, IPC, Parquet) on DataFrame
+import "./dataframe_reshape.js"; // installs pivot and transpose on DataFrame
 export { concat, type ConcatHow, type ConcatOptions } from "./concat.js";
 export type { UnpivotOptions, TransposeOptions } from "./ops/reshape.js";
 export type { PivotOptions, PivotAggregate } from "./ops/pivot.js";

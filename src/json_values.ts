@@ -25,3 +25,11 @@ export function jsonValue(value: unknown, dtype: DType): unknown {
 export function needsJsonValue(dtype: DType): boolean {
   return dtype === "int64" || dtype === "uint64" || dtype === "date32" || dtype === "float32" || dtype === "float64" || dtype.startsWith("timestamp");
 }
+
+/** Records as toRecords gives them, made JSON-safe in place (the columns whose dtype needs jsonValue). */
+export function jsonRecords(records: Record<string, unknown>[], names: readonly string[], dtypes: readonly DType[]): Record<string, unknown>[] {
+  const convert = dtypes.map((d, i) => [names[i] as string, d] as const).filter(([, d]) => needsJsonValue(d));
+  if (convert.length === 0) return records;
+  for (const r of records) for (const [name, d] of convert) r[name] = jsonValue(r[name], d);
+  return records;
+}

@@ -134,6 +134,14 @@ describe("groupByDynamic", () => {
     expect(raw(f.groupByDynamic("t", { every: "5i" }).sum())).toEqual({ t: [0, 5], v: [3.5, 4] });
     expect(f.groupByDynamic("t", { every: "5i" }).max().dtypes).toEqual(["int32", "float64", "utf8"]);
     expect(raw(f.groupByDynamic("t", { every: "5i" }).max())).toEqual({ t: [0, 5], v: [2, 4], s: ["y", "z"] });
+    // The shortcut's columns come in the frame's order (as GroupBy's), names like "2" too.
+    const g = new DataFrame({ t: Int32Array.from([1, 2]), "2": [1, 2], "1": [3, 4] }).select("t", "2", "1");
+    const sums = g.rolling("t", { period: "2i" }).sum();
+    expect(sums.columns).toEqual(["t", "2", "1"]);
+    expect(raw(sums)).toEqual({ t: [1, 2], "2": [1, 3], "1": [3, 7] });
+    // A lazy frame keeps that order too (its scan's schema is the frame's columns).
+    expect(g.lazy().columns).toEqual(["t", "2", "1"]);
+    expect(g.lazy().collectSync().columns).toEqual(["t", "2", "1"]);
   });
 
   it("an empty frame gives no windows, with the dtypes", () => {

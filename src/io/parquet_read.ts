@@ -8,7 +8,8 @@ import { dirname, sep } from "node:path";
 import { RecordBatchReader } from "apache-arrow";
 
 import { ensureDevice } from "../device.js";
-import { concat, frameFromColumns, type DataFrame } from "../dataframe.js";
+import { concat } from "../concat.js";
+import { frameFromColumns, type DataFrame } from "../dataframe.js";
 import { dtypeFromArrow, dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError, ParquetError } from "../errors.js";
 import { Expr, lit, type ExprNode } from "../expr.js";

@@ -9,13 +9,14 @@
 import type { DataFrame } from "../dataframe.js";
 import type { DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
-import { col, Expr, len } from "../expr.js";
+import { col, Expr } from "../expr.js";
 import {
-  keyNames, leadingNames, resolveDynamic, resolveRolling, shortcutExprs, WindowGroupBy,
+  keyNames, leadingNames, resolveDynamic, resolveRolling, WindowGroupBy,
   type DynamicGroupByOptions, type RollingGroupOptions, type Windowing,
 } from "../dynamic.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { modeAggregations } from "../expr_sized.js";
+import { shortcutExprs, type ShortcutKind } from "../ops/group_shortcuts.js";
 import { planAggregations } from "../ops/groupby.js";
 import { columnNotFound } from "../suggest.js";
 import { collectPlan } from "./collect.js";
@@ -81,34 +82,34 @@ export class LazyWindowGroupBy {
     );
   }
 
-  #allColumns(kind: "sum" | "mean" | "min" | "max" | "count"): LazyFrame {
-    const s = this.#input.schema;
-    return this.agg(shortcutExprs(this.#windowing, s.names, s.dtypes, kind));
+  /** The shortcut `kind` over every column but the keys and the index (see shortcutExprs). */
+  #shortcut(kind: ShortcutKind): LazyFrame {
+    return this.agg(shortcutExprs(kind, [...keyNames(this.#windowing), this.#windowing.index], this.#input.schema));
   }
 
   /** @example lf.rolling("t", { period: "1h" }).sum() */
   sum(): LazyFrame {
-    return this.#allColumns("sum");
+    return this.#shortcut("sum");
   }
   /** @example lf.rolling("t", { period: "1h" }).mean() */
   mean(): LazyFrame {
-    return this.#allColumns("mean");
+    return this.#shortcut("mean");
   }
   /** @example lf.rolling("t", { period: "1h" }).min() */
   min(): LazyFrame {
-    return this.#allColumns("min");
+    return this.#shortcut("min");
   }
   /** @example lf.rolling("t", { period: "1h" }).max() */
   max(): LazyFrame {
-    return this.#allColumns("max");
+    return this.#shortcut("max");
   }
   /** @example lf.rolling("t", { period: "1h" }).count() */
   count(): LazyFrame {
-    return this.#allColumns("count");
+    return this.#shortcut("count");
   }
   /** @example lf.rolling("t", { period: "1h" }).len() */
   len(): LazyFrame {
-    return this.agg(len());
+    return this.#shortcut("len");
   }
 }
 

@@ -385,6 +385,6 @@ function topKBy(by: TopKBy): ReturnType<typeof col>["node"] {
 
 /** A DataFrame as the scan of a lazy plan. */
 export function lazyOf(df: DataFrame): LazyFrame {
-  const s = df.schema;
-  return LazyFrame.scan({ type: "frame", frame: df }, { names: Object.keys(s), dtypes: Object.values(s) });
+  // columns / dtypes, not the schema object: integer-like names would come out of it sorted.
+  return LazyFrame.scan({ type: "frame", frame: df }, { names: [...df.columns], dtypes: [...df.dtypes] });
 }

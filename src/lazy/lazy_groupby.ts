@@ -4,9 +4,9 @@
  * (docs/semantics.md, "GroupBy").
  */
 import { InvalidArgumentError } from "../errors.js";
-import { col, Expr, len } from "../expr.js";
+import { col, Expr } from "../expr.js";
 import { rowCount } from "../handles.js";
-import { shortcutAccepts } from "../ops/groupby.js";
+import { shortcutExprs, type ShortcutKind } from "../ops/group_shortcuts.js";
 import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { GroupVerbs } from "../ops/verbs.js";
 import { LazyFrame } from "./lazy_frame.js";
@@ -44,36 +44,34 @@ export class LazyGroupBy implements GroupVerbs<LazyFrame> {
     return new LazyFrame(aggregateNode(this.#input, this.#keys, aggs, this.#options));
   }
 
-  #allColumns(kind: "sum" | "mean" | "min" | "max" | "count"): LazyFrame {
-    const keyNames = new Set(this.#keys.map((k) => k.name));
-    const s = this.#input.schema;
-    const exprs = s.names.filter((n, i) => !keyNames.has(n) && shortcutAccepts(kind, s.dtypes[i] as (typeof s.dtypes)[number])).map((n) => col(n)[kind]());
-    return this.agg(exprs);
+  /** The shortcut `kind` over every non-key column (see shortcutExprs). */
+  #shortcut(kind: ShortcutKind): LazyFrame {
+    return this.agg(shortcutExprs(kind, this.#keys.map((k) => k.name), this.#input.schema));
   }
 
   /** The sum of every non-key numeric or bool column per group. @example lf.groupBy("k").sum() */
   sum(): LazyFrame {
-    return this.#allColumns("sum");
+    return this.#shortcut("sum");
   }
   /** The mean of every non-key numeric or bool column per group. @example lf.groupBy("k").mean() */
   mean(): LazyFrame {
-    return this.#allColumns("mean");
+    return this.#shortcut("mean");
   }
   /** The smallest value of every non-key column per group. @example lf.groupBy("k").min() */
   min(): LazyFrame {
-    return this.#allColumns("min");
+    return this.#shortcut("min");
   }
   /** The largest value of every non-key column per group. @example lf.groupBy("k").max() */
   max(): LazyFrame {
-    return this.#allColumns("max");
+    return this.#shortcut("max");
   }
   /** Non-null values of every non-key column per group. @example lf.groupBy("k").count() */
   count(): LazyFrame {
-    return this.#allColumns("count");
+    return this.#shortcut("count");
   }
   /** Rows per group, as "len". @example lf.groupBy("k").len() */
   len(): LazyFrame {
-    return this.agg(len());
+    return this.#shortcut("len");
   }
 
   /** The first n rows of each group (see GroupBy.head). @example lf.groupBy("k").head(2) */

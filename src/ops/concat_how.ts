@@ -1,8 +1,8 @@
 /**
- * concat's non-vertical modes, over frames' parts: "verticalRelaxed" (columns cast to their
- * supertype), "horizontal" (side by side, shorter frames padded with nulls), "diagonal" and
- * "diagonalRelaxed" (the union of the columns, missing ones null). Each column is a cast, a
- * null padding and one native concat.
+ * concat's modes, over frames' parts: "vertical" (same names and dtypes), "verticalRelaxed"
+ * (columns cast to their supertype), "horizontal" (side by side, shorter frames padded with
+ * nulls), "diagonal" and "diagonalRelaxed" (the union of the columns, missing ones null). Each
+ * column is a cast, a null padding and one native concat.
  */
 import { dtypeOfId, type DType } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
@@ -49,18 +49,38 @@ function unionSchema(parts: readonly ConcatPart[]): Map<string, DType[]> {
   return schema;
 }
 
-export function concatParts(parts: readonly ConcatPart[], how: Exclude<ConcatHow, "vertical">): FrameResult {
-  if (how === "horizontal") return concatHorizontal(parts);
-  if (how === "verticalRelaxed") {
-    const first = parts[0] as ConcatPart;
-    parts.forEach((p, k) => {
-      if (p.names.length !== first.names.length || p.names.some((n, i) => n !== first.names[i])) {
-        throw new InvalidArgumentError(
-          `concat: frame ${k} has columns [${p.names.join(", ")}]; frame 0 has [${first.names.join(", ")}] (same names in the same order are required)`,
-        );
-      }
-    });
+/** Throws unless part `k` has the first part's names, in the same order. */
+function checkSameNames(p: ConcatPart, k: number, first: ConcatPart): void {
+  if (p.names.length !== first.names.length || p.names.some((n, i) => n !== first.names[i])) {
+    throw new InvalidArgumentError(
+      `concat: frame ${k} has columns [${p.names.join(", ")}]; frame 0 has [${first.names.join(", ")}] (same names in the same order are required)`,
+    );
   }
+}
+
+/** Stacked vertically: the same names in the same order and the same dtypes (else DtypeError). */
+function concatVertical(parts: readonly ConcatPart[]): FrameResult {
+  const first = parts[0] as ConcatPart;
+  parts.forEach((p, k) => {
+    checkSameNames(p, k, first);
+    p.handles.forEach((h, i) => {
+      const want = dtypeOfId((first.handles[i] as ColumnHandle).typeId);
+      const got = dtypeOfId(h.typeId);
+      if (got !== want) throw new DtypeError(`concat: column "${p.names[i]}" is ${got} in frame ${k} but ${want} in frame 0`);
+    });
+  });
+  const made: ColumnHandle[] = [];
+  return disposeOnError(made, () => {
+    for (let i = 0; i < first.names.length; i++) made.push(native.concat(parts.map((p) => p.handles[i] as ColumnHandle)));
+    return { names: [...first.names], columns: [...made] };
+  });
+}
+
+/** The parts (at least one) combined as `how` says. */
+export function concatParts(parts: readonly ConcatPart[], how: ConcatHow): FrameResult {
+  if (how === "vertical") return concatVertical(parts);
+  if (how === "horizontal") return concatHorizontal(parts);
+  if (how === "verticalRelaxed") parts.forEach((p, k) => checkSameNames(p, k, parts[0] as ConcatPart));
   const schema = unionSchema(parts);
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {

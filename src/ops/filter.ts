@@ -8,6 +8,7 @@ import { col, Expr, lit, type LiteralValue } from "../expr.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 import { disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { columnIndex, evaluate } from "./select.js";
+import { Series } from "../series.js";
 import { columnNotFound } from "../suggest.js";
 import { expandPredicate, schemaOfHandles } from "../expr_expand.js";
 
@@ -15,7 +16,7 @@ import { expandPredicate, schemaOfHandles } from "../expr_expand.js";
 const DROP_NULLS_GROUP = 64;
 
 /** The rows where `mask` (a bool column of the frame's height) is true. */
-export function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult {
+function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult {
   if (dtypeOfId(mask.typeId) !== "bool") throw new DtypeError(`filter needs a bool predicate, got ${dtypeOfId(mask.typeId)}`);
   if (frame.columns.length > 0 && mask.length !== frame.height) {
     throw new InvalidArgumentError(`filter mask has ${mask.length} rows; the frame has ${frame.height}`);
@@ -23,9 +24,15 @@ export function filterByMask(frame: FrameParts, mask: ColumnHandle): FrameResult
   return { names: [...frame.names], columns: native.filter([...frame.columns], mask) };
 }
 
-/** filter(expr): evaluate the predicate, then compact. */
-export function filterByExpr(frame: FrameParts, predicate: Expr): FrameResult {
-  const mask = evaluate(frame, expandPredicate(predicate, schemaOfHandles(frame.names, frame.columns)), frame.height, true);
+/** filter: an Expr predicate evaluated, or a bool Series as the mask; then compact. */
+export function filterFrame(frame: FrameParts, predicate: Expr | Series): FrameResult {
+  let mask: ColumnHandle;
+  if (predicate instanceof Expr) {
+    mask = evaluate(frame, expandPredicate(predicate, schemaOfHandles(frame.names, frame.columns)), frame.height, true);
+  } else {
+    if (!(predicate instanceof Series)) throw new InvalidArgumentError("filter expects an Expr or a bool Series");
+    mask = predicate.shareHandle();
+  }
   try {
     return filterByMask(frame, mask);
   } finally {
@@ -43,7 +50,7 @@ export function dropNulls(frame: FrameParts, subset: readonly string[] | undefin
     const group = nullable.slice(k, k + DROP_NULLS_GROUP);
     const pred = group.map((n) => col(n).isNotNull()).reduce((a, b) => a.and(b));
     const parts: FrameParts = { ...current, height: current.columns[0]?.length ?? 0 };
-    const next = disposeOnError(current.columns, () => filterByExpr(parts, pred));
+    const next = disposeOnError(current.columns, () => filterFrame(parts, pred));
     for (const h of current.columns) h.dispose();
     current = next;
   }

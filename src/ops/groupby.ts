@@ -7,9 +7,8 @@
 import { inspect } from "node:util";
 
 import type { DataFrame } from "../dataframe.js";
-import { dtypeOfId, valueKindOf, type DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
-import { col, Expr, len, serializeExpr, type ExprNode } from "../expr.js";
+import { col, Expr, serializeExpr, type ExprNode } from "../expr.js";
 import { fillsFromNeighbours, nodeKey } from "../expr_tree.js";
 import { rowCount } from "../handles.js";
 import { native, type ColumnHandle } from "../native/addon.js";
@@ -18,6 +17,7 @@ import { checkRowOps, chooseRows, rowChoiceOf } from "./agg_rows.js";
 import { modeAggregations, refuseSized } from "../expr_sized.js";
 import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
+import { shortcutExprs, type ShortcutKind } from "./group_shortcuts.js";
 import { columnIndex, evaluate } from "./select.js";
 import { checkTopK, topKRows, type TopKBy } from "./top_k.js";
 import type { GroupVerbs } from "./verbs.js";
@@ -224,12 +224,6 @@ export function aggregateOutputs(frame: FrameParts, plan: AggregationPlan, group
   }
 }
 
-/** The dtypes a shortcut's kind accepts (others are skipped by the shortcut). */
-export function shortcutAccepts(kind: "sum" | "mean" | "min" | "max" | "count", dtype: DType): boolean {
-  if (kind === "sum" || kind === "mean") return valueKindOf(dtype) === "number" || dtype === "bool";
-  return true;
-}
-
 /**
  * Rows of a frame grouped by keys; `agg` (or a shortcut) turns each group into one row.
  * Made by `DataFrame.groupBy`; it holds the frame, not a copy, and groups on each call.
@@ -358,14 +352,10 @@ export class GroupBy implements GroupVerbs<DataFrame> {
     });
   }
 
-  /** Every non-key column aggregated by `kind` (columns of dtypes it does not take are skipped). */
-  #allColumns(kind: "sum" | "mean" | "min" | "max" | "count"): DataFrame {
-    const frame = this.#frame();
-    const keyNames = new Set(this.#keyNames());
-    const exprs = frame.names
-      .filter((n, i) => !keyNames.has(n) && shortcutAccepts(kind, dtypeOfId((frame.columns[i] as ColumnHandle).typeId)))
-      .map((n) => col(n)[kind]());
-    return this.agg(exprs);
+  /** The shortcut `kind` over every non-key column (see shortcutExprs). */
+  #shortcut(kind: ShortcutKind): DataFrame {
+    const f = this.#frame();
+    return this.agg(shortcutExprs(kind, this.#keyNames(), schemaOfHandles(f.names, f.columns)));
   }
 
   /**
@@ -375,7 +365,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").sum();
    */
   sum(): DataFrame {
-    return this.#allColumns("sum");
+    return this.#shortcut("sum");
   }
 
   /**
@@ -385,7 +375,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").mean();
    */
   mean(): DataFrame {
-    return this.#allColumns("mean");
+    return this.#shortcut("mean");
   }
 
   /**
@@ -395,7 +385,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").min();
    */
   min(): DataFrame {
-    return this.#allColumns("min");
+    return this.#shortcut("min");
   }
 
   /**
@@ -405,7 +395,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").max();
    */
   max(): DataFrame {
-    return this.#allColumns("max");
+    return this.#shortcut("max");
   }
 
   /**
@@ -415,7 +405,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").count();
    */
   count(): DataFrame {
-    return this.#allColumns("count");
+    return this.#shortcut("count");
   }
 
   /**
@@ -425,7 +415,7 @@ export class GroupBy implements GroupVerbs<DataFrame> {
    * df.groupBy("city").len();
    */
   len(): DataFrame {
-    return this.agg(len());
+    return this.#shortcut("len");
   }
 
   /** The frame's `rows` (owned here, disposed): the key columns, then the other columns. */

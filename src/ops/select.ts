@@ -12,6 +12,7 @@ import { columnsOf } from "../expr_tree.js";
 import { expandExprs, expandItems, schemaOfHandles, type ExpandSchema } from "../expr_expand.js";
 import { checkRowOps } from "./agg_rows.js";
 import { refuseSized, sizedItem } from "../expr_sized.js";
+import { Series } from "../series.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -152,4 +153,24 @@ export function withColumns(frame: FrameParts, given: readonly Expr[]): FrameRes
     });
     return { names, columns };
   }));
+}
+
+/** withColumn: `series` (shared) replacing the column of its name in place, or appended. */
+export function withSeries(frame: FrameParts, series: Series): FrameResult {
+  if (!(series instanceof Series)) throw new InvalidArgumentError("withColumn expects a Series");
+  if (frame.names.length > 0 && series.length !== frame.height) {
+    throw new InvalidArgumentError(`Series "${series.name}" has ${series.length} rows; the frame has ${frame.height}`);
+  }
+  const incoming = series.shareHandle();
+  const names = [...frame.names];
+  const columns = frame.columns.map(share);
+  const at = names.indexOf(series.name);
+  if (at >= 0) {
+    (columns[at] as ColumnHandle).dispose();
+    columns[at] = incoming;
+  } else {
+    names.push(series.name);
+    columns.push(incoming);
+  }
+  return { names, columns };
 }

@@ -7,6 +7,8 @@ import { native, type ColumnHandle } from "../native/addon.js";
 import { checkOptions } from "../suggest.js";
 import { Expr } from "../expr.js";
 import { expandItems, type ExpandSchema } from "../expr_expand.js";
+import type { FrameParts, FrameResult } from "./frame.js";
+import { columnIndex } from "./select.js";
 
 /** What sort orders by: a name, a selector (cs.*, col("^re$")), or an array of them. */
 export type SortBy = string | Expr | readonly (string | Expr)[];
@@ -111,7 +113,11 @@ export function resolveUnique(opts: unknown): { subset: string[] | undefined; ke
   return { subset, keep: KEEP_CODES[keepName as keyof typeof KEEP_CODES], maintainOrder };
 }
 
-/** The kept rows of every column (keys decide duplicates). */
-export function uniqueColumns(columns: ColumnHandle[], keys: ColumnHandle[], keep: number, maintainOrder: boolean): ColumnHandle[] {
-  return native.unique(columns, keys, keep, maintainOrder);
+/** unique(): the options resolved first, then the kept rows of the frame `parts` gives (`subset` decides duplicates). */
+export function uniqueFrame(options: unknown, parts: () => FrameParts): FrameResult {
+  const { subset, keep, maintainOrder } = resolveUnique(options);
+  const frame = parts();
+  if (frame.columns.length === 0) return { names: [], columns: [] };
+  const keys = subset === undefined ? [...frame.columns] : subset.map((n) => frame.columns[columnIndex(frame, n)] as ColumnHandle);
+  return { names: [...frame.names], columns: native.unique([...frame.columns], keys, keep, maintainOrder) };
 }

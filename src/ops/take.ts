@@ -1,6 +1,6 @@
 /**
- * take / sample / concat: argument checks and the native calls (row work runs in
- * native/ops/gather, ops/sample and ops/concat).
+ * take / sample: argument checks and the native calls (row work runs in native/ops/gather and
+ * ops/sample).
  */
 import { randomBytes } from "node:crypto";
 
@@ -56,35 +56,4 @@ export function sampleColumns(columns: ColumnHandle[], height: number, n: unknow
   const replace = o.withReplacement ?? false;
   if (typeof replace !== "boolean") throw new InvalidArgumentError("sample `withReplacement` must be a boolean");
   return native.sample(columns, height, n, replace, resolveSeed(o.seed));
-}
-
-/** One frame's parts, as concat sees them. */
-export interface FrameParts {
-  names: string[];
-  handles: ColumnHandle[];
-}
-
-/** Column-wise concatenation after the schema check (same names, order and dtypes). */
-export function concatColumns(frames: FrameParts[]): ColumnHandle[] {
-  const first = frames[0] as FrameParts;
-  frames.forEach((f, k) => {
-    if (f.names.length !== first.names.length || f.names.some((n, i) => n !== first.names[i])) {
-      throw new InvalidArgumentError(
-        `concat: frame ${k} has columns [${f.names.join(", ")}]; frame 0 has [${first.names.join(", ")}] (same names in the same order are required)`,
-      );
-    }
-    f.handles.forEach((h, i) => {
-      const want = dtypeOfId((first.handles[i] as ColumnHandle).typeId);
-      const got = dtypeOfId(h.typeId);
-      if (got !== want) throw new DtypeError(`concat: column "${f.names[i]}" is ${got} in frame ${k} but ${want} in frame 0`);
-    });
-  });
-  const out: ColumnHandle[] = [];
-  try {
-    for (let i = 0; i < first.names.length; i++) out.push(native.concat(frames.map((f) => f.handles[i] as ColumnHandle)));
-  } catch (err) {
-    for (const h of out) h.dispose();
-    throw err;
-  }
-  return out;
 }
