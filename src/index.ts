@@ -38,7 +38,7 @@ export type { AsSeries, SeriesNamespace } from "./series_methods.js";
 export type { ReduceValue } from "./ops/reduce.js";
 export type { DropItem, SelectItem } from "./ops/select.js";
 export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
-export { WindowGroupBy, type DynamicGroupByOptions, type RollingGroupOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
+export { WindowGroupBy, type DynamicGroupByOptions, type RollingGroupOptions, type ClosedWindow, type WindowLabel, type StartBy, type Weekday } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 import "./expr_rolling.js"; // installs the rolling window methods on Expr and Series
 export type { RollingOptions, RollingByOptions, RollingInterpolation, RollingClosed } from "./expr_rolling.js";
