@@ -10,7 +10,7 @@ export { DataFrame, fromArrow, type ColumnInput } from "./dataframe.js";
 import "./dataframe_io.js"; // installs the writers (CSV, NDJSON / JSON, IPC, Parquet) on DataFrame
 export { concat, type ConcatHow, type ConcatOptions } from "./concat.js";
 export type { UnpivotOptions, TransposeOptions } from "./ops/reshape.js";
-export type { PivotOptions, PivotAggregate } from "./ops/pivot.js";
+export type { PivotOptions, PivotAggregate, PivotValue } from "./ops/pivot.js";
 export type { FillNullStrategy, FillNullStrategyName, ReplaceMapping } from "./expr_fill.js";
 export {
   coalesce,
