@@ -41,7 +41,9 @@ export interface DynamicGroupByOptions {
   /**
    * "window" (default): the first window starts at the first value truncated to `every`;
    * "datapoint": at the first value; a weekday ("monday" ... "sunday"): at 00:00 of that weekday
-   * on or before the first value (meant for `every` in weeks; temporal index only).
+   * in the first value's week, moved back by whole `every`s until the first value is not before
+   * it (with "1w": the weekday on or before it). A weekday needs a date or timestamp index and
+   * `every` in fixed units.
    */
   startBy?: StartBy | undefined;
 }
