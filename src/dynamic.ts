@@ -39,9 +39,22 @@ export interface DynamicGroupByOptions {
   includeBoundaries?: boolean | undefined;
   /** Windows per group of these keys (the index sorted within each group). */
   groupBy?: GroupKey | readonly GroupKey[] | undefined;
-  /** "window" (default): the first window starts at the first value truncated to `every`; "datapoint": at the first value. */
-  startBy?: "window" | "datapoint" | undefined;
+  /**
+   * "window" (default): the first window starts at the first value truncated to `every`;
+   * "datapoint": at the first value; a weekday ("monday" ... "sunday"): at 00:00 of that weekday
+   * in the first value's week, moved back by whole `every`s until the first value is not before
+   * it (with "1w": the weekday on or before it). A weekday needs a date or timestamp index and
+   * `every` in fixed units.
+   */
+  startBy?: StartBy | undefined;
 }
+
+/** Where groupByDynamic's first window starts. */
+export type StartBy = "window" | "datapoint" | Weekday;
+/** A day of the week, as groupByDynamic's `startBy` takes it. */
+export type Weekday = "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday";
+
+const WEEKDAYS: readonly Weekday[] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
 /** Options of `DataFrame.rolling`. */
 export interface RollingGroupOptions {
@@ -76,6 +89,8 @@ export interface NativeWindowSpec {
   offsetTicks: bigint;
   closed: number;
   align: number;
+  /** 0 = Monday ... 6 = Sunday: the first window's weekday when `align` is 4 (else 0). */
+  weekday: number;
   ticksPerDay: bigint;
 }
 
@@ -131,6 +146,23 @@ function indexDtype(dtype: DType, index: string, fn: string): void {
 
 const ticksPerDay = (dtype: DType): bigint => (UNIT_NS[dtype] === undefined ? 0n : 86_400_000_000_000n / (UNIT_NS[dtype] as bigint));
 
+/**
+ * native's Align (dynamic.hpp) for `startBy`: 0 fixed truncation, 1 weeks from a Monday, 2 month
+ * starts, 3 the first value, 4 a weekday (with `weekday` 0 = Monday ... 6 = Sunday).
+ */
+function alignOf(startBy: unknown, every: Span, dtype: DType, fn: string): { align: number; weekday: number } {
+  const s = startBy ?? "window";
+  if (s === "window") return { align: every.months > 0 ? 2 : every.weeksOnly ? 1 : 0, weekday: 0 };
+  if (s === "datapoint") return { align: 3, weekday: 0 };
+  const weekday = WEEKDAYS.indexOf(s as Weekday);
+  if (weekday < 0) throw new InvalidArgumentError(`${fn}: \`startBy\` must be "window", "datapoint" or a weekday ("monday" ... "sunday"), got ${String(s)}`);
+  if (UNIT_NS[dtype] === undefined) throw new InvalidArgumentError(`${fn}: \`startBy: "${s}"\` needs a date or timestamp index, not ${dtype}`);
+  // Window k starts k * every after the anchor: k months from a weekday late in a month clamp to
+  // different days of the month, leaving gaps between windows.
+  if (every.months > 0) throw new InvalidArgumentError(`${fn}: \`startBy: "${s}"\` takes \`every\` in fixed units such as "1w", not calendar months`);
+  return { align: 4, weekday };
+}
+
 /** groupByDynamic's options resolved against the index's dtype. */
 export function resolveDynamic(index: unknown, dtypeOf: (name: string) => DType, options: unknown): Windowing {
   const fn = "groupByDynamic";
@@ -147,16 +179,14 @@ export function resolveDynamic(index: unknown, dtypeOf: (name: string) => DType,
   if (every.months > 0 && every.ticks > 0n) throw new InvalidArgumentError(`${fn}: \`every\` may not mix calendar months with fixed units ("${o.every}")`);
   const label = o.label ?? "left";
   if (label !== "left" && label !== "right" && label !== "datapoint") throw new InvalidArgumentError(`${fn}: \`label\` must be "left", "right" or "datapoint", got ${String(label)}`);
-  const startBy = o.startBy ?? "window";
-  if (startBy !== "window" && startBy !== "datapoint") throw new InvalidArgumentError(`${fn}: \`startBy\` must be "window" or "datapoint", got ${String(startBy)}`);
   const includeBoundaries = o.includeBoundaries ?? false;
   if (typeof includeBoundaries !== "boolean") throw new InvalidArgumentError(`${fn}: \`includeBoundaries\` must be a boolean`);
-  const align = startBy === "datapoint" ? 3 : every.months > 0 ? 2 : every.weeksOnly ? 1 : 0;
+  const { align, weekday } = alignOf(o.startBy, every, dtype, fn);
   return {
     kind: "dynamic", fn, index, keys: keysOf(o.groupBy, fn), label, includeBoundaries,
     spec: {
       everyMonths: every.months, everyTicks: every.ticks, periodMonths: period.months, periodTicks: period.ticks,
-      offsetMonths: offset.months, offsetTicks: offset.ticks, closed: CLOSED[closedOf(o.closed, fn, "left")], align,
+      offsetMonths: offset.months, offsetTicks: offset.ticks, closed: CLOSED[closedOf(o.closed, fn, "left")], align, weekday,
       ticksPerDay: ticksPerDay(dtype),
     },
   };
@@ -178,7 +208,7 @@ export function resolveRolling(index: unknown, dtypeOf: (name: string) => DType,
     kind: "rolling", fn, index, keys: keysOf(o.groupBy, fn), label: "left", includeBoundaries: false,
     spec: {
       everyMonths: 0, everyTicks: 0n, periodMonths: period.months, periodTicks: period.ticks, offsetMonths: offset.months,
-      offsetTicks: offset.ticks, closed: CLOSED[closedOf(o.closed, fn, "right")], align: 0, ticksPerDay: ticksPerDay(dtype),
+      offsetTicks: offset.ticks, closed: CLOSED[closedOf(o.closed, fn, "right")], align: 0, weekday: 0, ticksPerDay: ticksPerDay(dtype),
     },
   };
 }

@@ -11,7 +11,7 @@ import "./dataframe_io.js"; // installs toRecords, toJSON, toArrow and the write
 import "./dataframe_reshape.js"; // installs pivot and transpose on DataFrame
 export { concat, type ConcatHow, type ConcatOptions } from "./concat.js";
 export type { UnpivotOptions, TransposeOptions } from "./ops/reshape.js";
-export type { PivotOptions, PivotAggregate } from "./ops/pivot.js";
+export type { PivotOptions, PivotAggregate, PivotValue } from "./ops/pivot.js";
 export type { FillNullStrategy, FillNullStrategyName, ReplaceMapping } from "./expr_fill.js";
 export {
   coalesce,
@@ -39,7 +39,7 @@ export type { AsSeries, SeriesNamespace } from "./series_methods.js";
 export type { ReduceValue } from "./ops/reduce.js";
 export type { DropItem, SelectItem } from "./ops/select.js";
 export type { ParquetColumnChunkMetadata } from "./io/parquet_read.js";
-export { WindowGroupBy, type DynamicGroupByOptions, type RollingGroupOptions, type ClosedWindow, type WindowLabel } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
+export { WindowGroupBy, type DynamicGroupByOptions, type RollingGroupOptions, type ClosedWindow, type WindowLabel, type StartBy, type Weekday } from "./dynamic.js"; // installs DataFrame.groupByDynamic and rolling
 export type { CumOptions, RankOptions, RankMethod, OverOptions } from "./expr_window.js";
 import "./expr_rolling.js"; // installs the rolling window methods on Expr and Series
 export type { RollingOptions, RollingByOptions, RollingInterpolation, RollingClosed } from "./expr_rolling.js";

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 
 import { describe, expect, it } from "vitest";
 
-import { col, DataFrame, GpudfError, len, type ClosedWindow, type DType } from "../src/index.js";
+import { col, DataFrame, GpudfError, len, type ClosedWindow, type DType, type StartBy } from "../src/index.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
 import { Rng } from "./support/random.js";
 
@@ -119,6 +119,43 @@ describe("groupByDynamic", () => {
     expect(raw(f.slice(1, 5).groupByDynamic("d", { every: "1mo", offset: "14d" }).len())).toEqual({ d: ["2023-12-15", "2024-01-15", "2024-02-15"].map(days), len: [1, 2, 2] });
   });
 
+  it("startBy a weekday: the first window starts at 00:00 of that weekday on or before the first value", () => {
+    // 2024-01-03 was a Wednesday.
+    const f = dates(["2024-01-03", "2024-01-05", "2024-01-11"]);
+    const run = (startBy: StartBy, o: { every?: string; closed?: ClosedWindow; offset?: string } = {}) =>
+      raw(f.groupByDynamic("d", { every: "1w", ...o, startBy }).len());
+    expect(run("friday")).toEqual({ d: ["2023-12-29", "2024-01-05"].map(days), len: [1, 2] });
+    expect(run("wednesday")).toEqual({ d: ["2024-01-03", "2024-01-10"].map(days), len: [2, 1] });
+    expect(run("sunday")).toEqual({ d: ["2023-12-31", "2024-01-07"].map(days), len: [2, 1] });
+    expect(run("monday")).toEqual(raw(f.groupByDynamic("d", { every: "1w" }).len()));
+    // Right-closed: a start equal to the first value would leave it out, so the week before.
+    expect(run("wednesday", { closed: "right" })).toEqual({ d: ["2023-12-27", "2024-01-03", "2024-01-10"].map(days), len: [1, 1, 1] });
+    // Every 2 weeks: Friday 2024-01-05 lies after the first value, so it moves back by every.
+    expect(run("friday", { every: "2w" })).toEqual({ d: ["2023-12-22", "2024-01-05"].map(days), len: [1, 2] });
+    // The offset moves the weekday's start: Tuesday + 1d is Wednesday 00:00.
+    expect(run("tuesday", { offset: "1d" })).toEqual(run("wednesday"));
+    // Not weeks: Saturday 2024-01-06 of the first value's week, moved back by one "3d" to
+    // 2024-01-03; the windows step from there.
+    expect(run("saturday", { every: "3d" })).toEqual({ d: ["2024-01-03", "2024-01-09"].map(days), len: [2, 1] });
+    // Timestamps: the weekday's 00:00, whatever the first value's time of day.
+    const hours = new DataFrame({ t: [new Date(Date.UTC(2024, 0, 3, 5)), new Date(Date.UTC(2024, 0, 10, 23))] });
+    expect(raw(hours.groupByDynamic("t", { every: "1w", startBy: "wednesday" }).len())).toEqual({ t: [ms("2024-01-03"), ms("2024-01-10")], len: [1, 1] });
+    const ts = raw(f.groupByDynamic("t", { every: "1w", startBy: "thursday", includeBoundaries: true }).len());
+    expect(ts).toEqual({
+      _lower_boundary: ["2023-12-28", "2024-01-04", "2024-01-11"].map((d) => ms(d) * 1000),
+      _upper_boundary: ["2024-01-04", "2024-01-11", "2024-01-18"].map((d) => ms(d) * 1000),
+      t: ["2023-12-28", "2024-01-04", "2024-01-11"].map((d) => ms(d) * 1000),
+      len: [1, 1, 1],
+    });
+    // Per group: each group's own first value picks its week.
+    const g = new DataFrame({ s: ["2024-01-03", "2024-01-20", "2024-01-22"], k: ["a", "b", "b"] }).select(col("s").str.toDate().alias("d"), "k");
+    expect(raw(g.groupByDynamic("d", { every: "1w", startBy: "saturday", groupBy: "k" }).len())).toEqual({
+      k: ["a", "b"],
+      d: ["2023-12-30", "2024-01-20"].map(days),
+      len: [1, 2],
+    });
+  });
+
   it("windows per groupBy group, sorted by key then start", () => {
     const f = new DataFrame({ t: BigInt64Array.from([5, 0, 6, 1, 10, 2], BigInt), g: ["b", "a", "b", "a", "b", null], v: [1, 2, 3, 4, 5, 6] });
     const out = f.groupByDynamic("t", { every: "5i", groupBy: "g" }).agg(col("v").sum(), col("v").first().alias("first"));
@@ -168,6 +205,12 @@ describe("groupByDynamic", () => {
     expect(code(() => ints([1]).groupByDynamic("t", { every: "1h" }))).toBe("ERR_INVALID_ARGUMENT");
     expect(code(() => df.groupByDynamic("t", { every: "1h", closed: "open" as ClosedWindow }))).toBe("ERR_INVALID_ARGUMENT");
     expect(code(() => df.groupByDynamic("t", { every: "1h", bogus: 1 } as never))).toBe("ERR_INVALID_ARGUMENT");
+    expect(code(() => df.groupByDynamic("t", { every: "1w", startBy: "Monday" as StartBy }))).toBe("ERR_INVALID_ARGUMENT");
+    expect(code(() => df.groupByDynamic("t", { every: "1w", startBy: "weekday" as StartBy }))).toBe("ERR_INVALID_ARGUMENT");
+    // An integer index has no weekdays.
+    expect(code(() => ints([1]).groupByDynamic("t", { every: "7i", startBy: "monday" }))).toBe("ERR_INVALID_ARGUMENT");
+    // Months from a weekday: refused (window starts would clamp to different days of the month).
+    expect(code(() => df.groupByDynamic("t", { every: "1mo", startBy: "monday" }))).toBe("ERR_INVALID_ARGUMENT");
     expect(code(() => df.groupByDynamic("v", { every: "1h" }))).toBe("ERR_DTYPE");
     expect(code(() => df.groupByDynamic("nope", { every: "1h" }))).toBe("ERR_COLUMN_NOT_FOUND");
     expect(code(() => df.rolling("t", { period: "0h" }))).toBe("ERR_INVALID_ARGUMENT");
@@ -356,6 +399,11 @@ describe("lazy groupByDynamic and rolling", () => {
     expect(code(() => df.lazy().groupByDynamic("t", { every: "1h" }))).toBe("ERR_INVALID_ARGUMENT");
     expect(code(() => df.lazy().rolling("nope", { period: "1i" }))).toBe("ERR_COLUMN_NOT_FOUND");
     expect(code(() => df.lazy().rolling("t", { period: "1i" }).agg(col("v")))).toBe("ERR_INVALID_ARGUMENT");
+    const f = dates(["2024-01-03", "2024-01-05", "2024-01-11", "2024-01-30"]).withColumns(col("d").cast("int32").alias("v"));
+    const weekly = f.lazy().groupByDynamic("t", { every: "2w", startBy: "sunday", closed: "both" }).agg(col("v").sum());
+    expect(raw(weekly.collectSync())).toEqual(raw(f.groupByDynamic("t", { every: "2w", startBy: "sunday", closed: "both" }).agg(col("v").sum())));
+    expect(weekly.collectSync().height).toBe(3);
+    expect(code(() => df.lazy().groupByDynamic("t", { every: "2i", startBy: "friday" }))).toBe("ERR_INVALID_ARGUMENT");
     const rolled = df.lazy().rolling("t", { period: "3i" }).mean();
     expect(raw(rolled.collectSync())).toEqual(raw(df.rolling("t", { period: "3i" }).mean()));
   });
@@ -385,6 +433,27 @@ describe("against nodejs-polars", () => {
         expect(rowsOf(got.toRecords(), ["t", "s", "n"]), `rolling ${closed} ${period} ${offset}`).toEqual(rowsOf(want.toRecords(), ["t", "s", "n"]));
       }
     }
+  });
+
+  it("startBy monday (its only weekday) for weekly, daily and sub-day every, offsets, closed and groupBy", () => {
+    const ms = ["2023-02-28", "2024-01-03", "2024-01-04", "2024-01-31", "2024-02-01", "2024-02-29", "2024-03-01", "2024-03-31"].map((s, i) => Date.parse(s) + (i % 3) * 7 * H);
+    const g = ["a", "b", "a", "a", "b", "a", "b", "a"];
+    const pdf = pl.DataFrame({ t: ms, g, v: ms.map((_, i) => i) }).withColumns(pl.col("t").cast(pl.Datetime("ms")));
+    const gdf = new DataFrame({ t: BigInt64Array.from(ms, BigInt), g, v: ms.map((_, i) => i) }).select(col("t").cast("timestamp[ms]"), "g", "v");
+    let checked = 0;
+    for (const closed of ["left", "right", "both", "none"] as const) {
+      for (const [every, period, offset] of [["1w", "1w", "0d"], ["2w", "1w", "0d"], ["1w", "3d", "1d"], ["1w", "1w", "-2d"], ["3d", "3d", "0h"], ["5h", "5h", "0h"], ["1d", "2d", "6h"]] as const) {
+        for (const by of [undefined, "g"]) {
+          const o = { every, period, offset, closed, startBy: "monday" as const, includeBoundaries: true };
+          const want = pdf.groupByDynamic({ indexColumn: "t", ...o, by }).agg(pl.col("v").sum().alias("s"), pl.len().alias("n")).sort(by ? ["g", "_lower_boundary"] : ["_lower_boundary"]);
+          const got = gdf.groupByDynamic("t", { ...o, groupBy: by }).agg(col("v").sum().alias("s"), len().alias("n"));
+          const names = [...(by ? ["g"] : []), "_lower_boundary", "_upper_boundary", "t", "s", "n"];
+          expect(rowsOf(got.toRecords(), names), `${JSON.stringify(o)} by ${by}`).toEqual(rowsOf(want.toRecords(), names));
+          checked += got.height;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(200);
   });
 
   it("timestamps with hourly, daily and weekly windows, labels and groupBy", () => {

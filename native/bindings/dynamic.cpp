@@ -18,7 +18,7 @@ int64_t field_int64(const Napi::Object& o, const char* name) {
   return v.As<Napi::Number>().Int64Value();
 }
 
-/// { everyMonths, everyTicks, periodMonths, periodTicks, offsetMonths, offsetTicks, closed, align, ticksPerDay }
+/// { everyMonths, everyTicks, periodMonths, periodTicks, offsetMonths, offsetTicks, closed, align, weekday, ticksPerDay }
 dynamic::WindowSpec spec_of(const Napi::Value& v) {
   GPUDF_EXPECTS(v.IsObject(), InvalidArgument, "window spec must be an object");
   const Napi::Object o = v.As<Napi::Object>();
@@ -26,10 +26,12 @@ dynamic::WindowSpec spec_of(const Napi::Value& v) {
   s.every = {field_int64(o, "everyMonths"), field_int64(o, "everyTicks")};
   s.period = {field_int64(o, "periodMonths"), field_int64(o, "periodTicks")};
   s.offset = {field_int64(o, "offsetMonths"), field_int64(o, "offsetTicks")};
-  const int64_t closed = field_int64(o, "closed"), align = field_int64(o, "align");
-  GPUDF_EXPECTS(closed >= 0 && closed <= 3 && align >= 0 && align <= 3, InvalidArgument, "window spec: bad closed or align");
+  const int64_t closed = field_int64(o, "closed"), align = field_int64(o, "align"), weekday = field_int64(o, "weekday");
+  GPUDF_EXPECTS(closed >= 0 && closed <= 3 && align >= 0 && align <= 4 && weekday >= 0 && weekday <= 6, InvalidArgument,
+                "window spec: bad closed, align or weekday");
   s.closed = dynamic::Closed(closed);
   s.align = dynamic::Align(align);
+  s.weekday = int32_t(weekday);
   s.ticks_per_day = field_int64(o, "ticksPerDay");
   return s;
 }

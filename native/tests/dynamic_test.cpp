@@ -37,6 +37,12 @@ bool ref_holds(int64_t lo, int64_t hi, int64_t t, Closed c) {
 
 int64_t ref_truncate(int64_t t, const WindowSpec& w) {
   if (w.align == Align::DataPoint) return t;
+  if (w.align == Align::Weekday) {
+    // Step back day by day to a Monday (day 4 since 1970-01-01 was one), then forward to the weekday.
+    int64_t day = floor_div_i64(t, w.ticks_per_day);
+    while (floor_mod_i64(day - 4, 7) != 0) --day;
+    return (day + w.weekday) * w.ticks_per_day;
+  }
   if (w.align == Align::Months) {
     const CivilDate c = civil_from_days(floor_div_i64(t, w.ticks_per_day));
     int64_t m = (c.year - 1970) * 12 + c.month - 1;
@@ -194,6 +200,55 @@ TEST(dynamic, weekly_and_monthly_windows_match_reference) {
     w.align = Align::Weeks;
     expect_matches(t, seg, TypeId::Date32, w);
   }
+}
+
+TEST(dynamic, weekday_starts_match_reference) {
+  const int64_t hour = 3600LL * 1000000000LL;
+  int round = 0;
+  for (Closed c : {Closed::Left, Closed::Right, Closed::Both, Closed::None}) {
+    for (int32_t weekday = 0; weekday < 7; ++weekday) {
+      Rng rng(uint64_t(++round * 31));
+      auto [t, seg] = random_index(rng, 300, 3, 1700000000LL * 1000000000LL, 11 * hour);
+      WindowSpec w;
+      w.every = {0, round % 3 == 0 ? 2 * 7 * 24 * hour : round % 3 == 1 ? 7 * 24 * hour : 3 * 24 * hour};
+      w.period = {0, round % 2 == 0 ? 7 * 24 * hour : 2 * 24 * hour};
+      w.offset = {0, round % 4 == 0 ? 6 * hour : round % 4 == 1 ? -30 * hour : 0};
+      w.closed = c;
+      w.align = Align::Weekday;
+      w.weekday = weekday;
+      w.ticks_per_day = kNsPerDay;
+      expect_matches(t, seg, TypeId::TimestampNs, w);
+      // Dates, with a calendar period.
+      auto [d, dseg] = random_index(rng, 200, 2, 19000 + weekday, 5);
+      w.ticks_per_day = 1;
+      w.every = {0, 7};
+      w.period = weekday % 2 == 0 ? Span{0, 10} : Span{1, 0};
+      w.offset = {0, weekday % 3 == 0 ? -1 : 0};
+      expect_matches(d, dseg, TypeId::Date32, w);
+    }
+  }
+  // Hand-computed: 2024-01-03 (a Wednesday, day 19725) with start on Friday: the Friday before is
+  // 2023-12-29 (day 19720); start on Wednesday: the day itself.
+  WindowSpec w;
+  w.every = {0, 7};
+  w.period = {0, 7};
+  w.align = Align::Weekday;
+  w.ticks_per_day = 1;
+  w.weekday = 4;
+  ColumnPtr days = on_test_device(host_column(TypeId::Date32, std::vector<int32_t>{19725, 19727, 19733}));
+  EXPECT_EQ(read_values<int32_t>(dynamic_windows(days, nullptr, w).lower), (std::vector<std::optional<int32_t>>{19720, 19727}));
+  w.weekday = 2;
+  EXPECT_EQ(read_values<int32_t>(dynamic_windows(days, nullptr, w).lower), (std::vector<std::optional<int32_t>>{19725, 19732}));
+  w.weekday = 7;
+  EXPECT_THROW_CODE(dynamic_windows(days, nullptr, w), ErrorCode::InvalidArgument);
+  w.weekday = 0;
+  w.every = {1, 0};  // months from a weekday would clamp to different days: refused
+  EXPECT_THROW_CODE(dynamic_windows(days, nullptr, w), ErrorCode::InvalidArgument);
+  w.every = {0, 7};
+  w.weekday = 0;
+  w.ticks_per_day = 0;  // an integer index has no weekdays
+  EXPECT_THROW_CODE(dynamic_windows(on_test_device(host_column(TypeId::Int64, std::vector<int64_t>{1})), nullptr, w),
+                    ErrorCode::InvalidArgument);
 }
 
 TEST(dynamic, rolling_matches_reference) {

@@ -26,7 +26,9 @@ import { checkTopK, type TopKBy } from "../ops/top_k.js";
 import type { FrameVerbs } from "../ops/verbs.js";
 import { collectPlan, explainPlan, profilePlan, type CollectOptions, type ProfileResult } from "./collect.js";
 import { LazyGroupBy } from "./lazy_groupby.js";
+import { pivotPlan } from "./lazy_pivot.js";
 import { unpivotPlan } from "./lazy_reshape.js";
+import type { PivotOptions } from "../ops/pivot.js";
 import type { UnpivotOptions } from "../ops/reshape.js";
 import {
   dtypeOfColumn,
@@ -257,6 +259,18 @@ export class LazyFrame implements FrameVerbs<LazyFrame, LazyGroupBy, LazyFrame |
   /** unpivot under its older name. @example lf.melt({ index: "id" }) */
   melt(options?: UnpivotOptions): LazyFrame {
     return this.unpivot(options);
+  }
+
+  /**
+   * Long to wide (see DataFrame.pivot), with the same options and results. List the `on`
+   * values as `onColumns` to keep the plan lazy (they fix the output's columns); without them
+   * this runs the plan below once, now, for its distinct `on` values.
+   *
+   * @example
+   * lf.pivot({ on: "subject", index: "name", values: "score", aggregateFunction: "max", onColumns: ["maths", "art"] });
+   */
+  pivot(options: PivotOptions): LazyFrame {
+    return new LazyFrame(pivotPlan(this.plan, options));
   }
 
   /** The first n rows (as head). @example lf.limit(10) */

@@ -5,6 +5,7 @@
  */
 import type { Expr, LiteralValue } from "../expr.js";
 import type { FillNullStrategy } from "../expr_fill.js";
+import type { PivotOptions } from "./pivot.js";
 import type { UnpivotOptions } from "./reshape.js";
 import type { GroupByOptions, GroupKey } from "./groupby.js";
 import type { JoinOptions } from "./join.js";
@@ -32,6 +33,7 @@ export interface FrameVerbs<F, G, Other> {
   join(other: Other, options?: JoinOptions): F;
   unpivot(options?: UnpivotOptions): F;
   melt(options?: UnpivotOptions): F;
+  pivot(options: PivotOptions): F;
   groupBy(...args: [...(GroupKey | readonly GroupKey[])[], GroupByOptions] | (GroupKey | readonly GroupKey[])[]): G;
 }
 
@@ -54,7 +56,7 @@ export interface GroupVerbs<F> {
 export const VERBS = {
   frame: [
     "select", "withColumns", "filter", "dropNulls", "fillNull", "drop", "rename", "slice", "head", "tail", "limit",
-    "sort", "topK", "bottomK", "unique", "join", "groupBy", "unpivot", "melt",
+    "sort", "topK", "bottomK", "unique", "join", "groupBy", "unpivot", "melt", "pivot",
   ],
   group: ["agg", "sum", "mean", "min", "max", "count", "len", "head", "tail", "topK", "bottomK"],
 } as const;

@@ -76,8 +76,12 @@ detail::Inputs inputs_of(const ColumnPtr& index, const ColumnPtr& segments, cons
     GPUDF_EXPECTS(spec.align != Align::Months || (spec.every.ticks == 0 && spec.ticks_per_day > 0), InvalidArgument,
                   "monthly truncation needs `every` in whole months and a temporal index");
     GPUDF_EXPECTS(spec.align == Align::Months || spec.align == Align::DataPoint || spec.every.months == 0, InvalidArgument,
-                  "`every` mixes calendar months with fixed units");
-    GPUDF_EXPECTS(spec.align != Align::Weeks || spec.ticks_per_day > 0, InvalidArgument, "weekly truncation needs a temporal index");
+                  spec.align == Align::Weekday ? "a weekday start takes `every` in fixed units, not calendar months"
+                                               : "`every` mixes calendar months with fixed units");
+    GPUDF_EXPECTS((spec.align != Align::Weeks && spec.align != Align::Weekday) || spec.ticks_per_day > 0, InvalidArgument,
+                  "weekly truncation needs a temporal index");
+    GPUDF_EXPECTS(spec.align != Align::Weekday || (spec.weekday >= 0 && spec.weekday <= 6), InvalidArgument,
+                  "a start weekday must be 0 (Monday) to 6 (Sunday)");
   }
   const ColumnView v = index->view();
   in.ticks.data = v.data;

@@ -31,13 +31,16 @@ struct Span {
 /// Which window ends hold their boundary value.
 enum class Closed : int32_t { Left = 0, Right = 1, Both = 2, None = 3 };
 /// How the first window of a segment starts: its first value truncated to `every` (epoch
-/// multiples; weeks from a Monday; months from a month start), or the first value itself.
-enum class Align : int32_t { Fixed = 0, Weeks = 1, Months = 2, DataPoint = 3 };
+/// multiples; weeks from a Monday; months from a month start), the first value itself, or
+/// 00:00 of the given weekday of the first value's week (Monday to Sunday).
+enum class Align : int32_t { Fixed = 0, Weeks = 1, Months = 2, DataPoint = 3, Weekday = 4 };
 
 struct WindowSpec {
   Span every, period, offset;
   Closed closed = Closed::Left;
   Align align = Align::Fixed;
+  /// Align::Weekday: 0 = Monday ... 6 = Sunday.
+  int32_t weekday = 0;
   /// Index ticks per day (1 for date32, 86400e9 for timestamp[ns], ...); 0 for an integer index,
   /// which takes no calendar months.
   int64_t ticks_per_day = 0;

@@ -48,7 +48,8 @@ GPUDF_HD inline int64_t add_span(int64_t t, Span s, int64_t k, int64_t tpd) {
   return add_sat(t, mul_sat(k, s.ticks));
 }
 
-/// The first value of a segment truncated to `every` (Align::DataPoint: unchanged).
+/// The first value of a segment truncated to `every` (Align::DataPoint: unchanged; Align::Weekday:
+/// 00:00 of that weekday in t's Monday-to-Sunday week, which may lie after t).
 GPUDF_HD inline int64_t truncate_to(int64_t t, const WindowSpec& w) {
   switch (w.align) {
     case Align::Fixed: return t - floor_mod_i64(t, w.every.ticks);
@@ -61,6 +62,11 @@ GPUDF_HD inline int64_t truncate_to(int64_t t, const WindowSpec& w) {
       return days_from_civil(1970 + floor_div_i64(m, 12), unsigned(floor_mod_i64(m, 12) + 1), 1u) * w.ticks_per_day;
     }
     case Align::DataPoint: return t;
+    case Align::Weekday: {
+      const int64_t days = floor_div_i64(t, w.ticks_per_day);
+      const int64_t monday = days - floor_mod_i64(days - 4, 7);  // 1970-01-05 was a Monday
+      return (monday + w.weekday) * w.ticks_per_day;
+    }
   }
   return t;
 }
