@@ -9,7 +9,7 @@ import { native, type NativeExecResult } from "../native/addon.js";
 import { formatPlan } from "./explain.js";
 import { lower } from "./lower.js";
 import { optimize, resolveFlags, type OptimizationFlags } from "./optimizer/index.js";
-import type { LogicalPlan } from "./plan.js";
+import type { LogicalPlan, ScanSource } from "./plan.js";
 import { readSources, readSourcesSync } from "./sources.js";
 
 /** Options of collect / collectSync / profile. */
@@ -94,4 +94,19 @@ export async function profilePlan(plan: LogicalPlan, options: CollectOptions): P
   } finally {
     dispose();
   }
+}
+
+/**
+ * A source computed in JS when the plan runs (type "eager"): `input` collected (on the calling
+ * thread for collectSync, else off it), then `step` over its result, which is released after.
+ */
+export function eagerSource(input: LogicalPlan, label: string, step: (df: DataFrame) => DataFrame): ScanSource {
+  const apply = (df: DataFrame): DataFrame => {
+    try {
+      return step(df);
+    } finally {
+      df.dispose();
+    }
+  };
+  return { type: "eager", label, read: (sync) => (sync ? apply(collectPlan(input, {}, true)) : collectPlan(input, {}, false).then(apply)) };
 }

@@ -6,7 +6,6 @@
  * projections and limits above it are still pushed into that scan, but not through the
  * windowing into the plan below.
  */
-import type { DataFrame } from "../dataframe.js";
 import type { DType } from "../dtypes.js";
 import { InvalidArgumentError } from "../errors.js";
 import { col, Expr } from "../expr.js";
@@ -19,7 +18,7 @@ import { modeAggregations } from "../expr_sized.js";
 import { shortcutExprs, type ShortcutKind } from "../ops/group_shortcuts.js";
 import { planAggregations } from "../ops/groupby.js";
 import { columnNotFound } from "../suggest.js";
-import { collectPlan } from "./collect.js";
+import { eagerSource } from "./collect.js";
 import { LazyFrame } from "./lazy_frame.js";
 import { typeOf, type LogicalPlan, type Schema } from "./plan.js";
 
@@ -67,19 +66,9 @@ export class LazyWindowGroupBy {
     const w = this.#windowing;
     const input = this.#input;
     const schema = outputSchema(input.schema, w, list);
-    const apply = (df: DataFrame): DataFrame => {
-      try {
-        return new WindowGroupBy(df, w).agg(list);
-      } finally {
-        df.dispose();
-      }
-    };
     const keys = keyNames(w);
     const label = `${w.fn.toUpperCase()} over "${w.index}"${keys.length ? ` by ${keys.join(", ")}` : ""}`;
-    return LazyFrame.scan(
-      { type: "eager", label, read: (sync) => (sync ? apply(collectPlan(input, {}, true)) : collectPlan(input, {}, false).then(apply)) },
-      schema,
-    );
+    return LazyFrame.scan(eagerSource(input, label, (df) => new WindowGroupBy(df, w).agg(list)), schema);
   }
 
   /** The shortcut `kind` over every column but the keys and the index (see shortcutExprs). */

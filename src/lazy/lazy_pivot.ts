@@ -8,12 +8,11 @@
  * scans that frame (a scan of source type "eager", as lazy_dynamic.ts does): filters,
  * projections and limits above are pushed into that scan, not through the pivot.
  */
-import type { DataFrame } from "../dataframe.js";
 import type { DType } from "../dtypes.js";
 import { col } from "../expr.js";
 import { planAggregations } from "../ops/groupby.js";
 import { pivotNames, resolvePivot, type PivotOptions, type PivotValue, type ResolvedPivot } from "../ops/pivot.js";
-import { collectPlan } from "./collect.js";
+import { collectPlan, eagerSource } from "./collect.js";
 import { dtypeOfColumn, projectNode, scanNode, sortNode, typeOf, uniqueNode, type LogicalPlan, type Schema } from "./plan.js";
 
 /** The distinct `on` values of the plan's result, as the eager pivot would order its columns. */
@@ -48,18 +47,8 @@ export function pivotPlan(input: LogicalPlan, options: PivotOptions): LogicalPla
   // Resolved again with the values listed: the texts (and their checks) the eager run will use.
   const texts = resolvePivot(input.schema.names, (n) => dtypeOfColumn(input.schema, n), fixed).listed?.texts ?? [];
   const schema = outputSchema(input.schema, r, texts);
-  const pivotOnce = (df: DataFrame): DataFrame => {
-    try {
-      return df.pivot(fixed);
-    } finally {
-      df.dispose();
-    }
-  };
   const fn = options.aggregateFunction;
   const how = fn === undefined ? "" : typeof fn === "string" ? ` (${fn})` : " (expression)";
   const label = `PIVOT "${r.on}" [${short(texts)}] BY ${r.index.join(", ")} OF ${r.values.join(", ")}${how}`;
-  return scanNode(
-    { type: "eager", label, read: (sync) => (sync ? pivotOnce(collectPlan(input, {}, true)) : collectPlan(input, {}, false).then(pivotOnce)) },
-    schema,
-  );
+  return scanNode(eagerSource(input, label, (df) => df.pivot(fixed)), schema);
 }

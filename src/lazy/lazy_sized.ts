@@ -3,11 +3,10 @@
  * (`lf.select(intRange(0, 5).alias("i"), lit(1))`): its rows do not depend on the data, so it is
  * a source computed at collect by DataFrame.select over the input's first zero rows.
  */
-import type { DataFrame } from "../dataframe.js";
 import { Expr } from "../expr.js";
 import { rangesAsRows } from "../expr_sized.js";
 import { checkUniqueNames } from "../ops/frame.js";
-import { collectPlan } from "./collect.js";
+import { eagerSource } from "./collect.js";
 import { LazyFrame } from "./lazy_frame.js";
 import { typeOf, type LogicalPlan, type NamedNode } from "./plan.js";
 
@@ -18,15 +17,5 @@ export function rangeSelect(emptyInput: LogicalPlan, exprs: readonly NamedNode[]
   );
   const schema = { names: exprs.map((e) => e.name), dtypes: exprs.map((e) => typeOf(rangesAsRows(e.node), emptyInput.schema)) };
   const items = exprs.map((e) => new Expr(e.node).alias(e.name));
-  const apply = (df: DataFrame): DataFrame => {
-    try {
-      return df.select(items);
-    } finally {
-      df.dispose();
-    }
-  };
-  return LazyFrame.scan(
-    { type: "eager", label: "SELECT of ranges", read: (sync) => (sync ? apply(collectPlan(emptyInput, {}, true)) : collectPlan(emptyInput, {}, false).then(apply)) },
-    schema,
-  );
+  return LazyFrame.scan(eagerSource(emptyInput, "SELECT of ranges", (df) => df.select(items)), schema);
 }

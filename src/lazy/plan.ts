@@ -43,7 +43,7 @@ export type ScanSource =
   | { readonly type: "csv"; readonly path: string; readonly options: NativeCsvOptions }
   | { readonly type: "parquet"; readonly path: string }
   | { readonly type: "ipc"; readonly path: string }
-  /** A frame computed in JS when the plan runs (src/lazy/lazy_dynamic.ts); `label` for explain. */
+  /** A frame computed in JS when the plan runs (collect.ts eagerSource); `label` for explain. */
   | { readonly type: "eager"; readonly label: string; readonly read: (sync: boolean) => DataFrame | Promise<DataFrame> }
   | { readonly type: "ndjson"; readonly path: string; readonly nRows: number | null };
 
