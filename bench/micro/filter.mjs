@@ -3,18 +3,12 @@
 // rows of the M1 shape (k int64, s one of 26 letters, f float64, a int32 in [-50, 49]) on gpudf's
 // active backend vs nodejs-polars, in the same process; best of REPS after a warm-up.
 // Run after `npm run build` (uses dist/), or: npx tsx bench/micro/filter.mjs [N]
-import { gpudf, pl } from "./peers.mjs";
+import { gpudf, pl, xorshift32 } from "./peers.mjs";
 
 const N = Number(process.argv[2] ?? 1e7);
 const REPS = 5;
 
-let state = 0x2545f491;
-const next = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state;
-};
+const next = xorshift32(0x2545f491);
 const k = new BigInt64Array(N), f = new Float64Array(N), a = new Int32Array(N);
 const letters = "abcdefghijklmnopqrstuvwxyz";
 const s = new Array(N);

@@ -5,17 +5,11 @@
 // DuckDB sums the result's lengths (or values) so the work is not optimised away.
 // Run after `npm run build`: node bench/micro/strings.mjs [N]
 import { DuckDBInstance } from "@duckdb/node-api";
-import { gpudf, pl } from "./peers.mjs";
+import { compareWithPeers, gpudf, pl, xorshift32 } from "./peers.mjs";
 
 const N = Number(process.argv[2] ?? 1e6);
 const REPS = 3;
-let state = 0x9e3779b9;
-const next = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state;
-};
+const next = xorshift32(0x9e3779b9);
 const pad2 = (v) => String(v).padStart(2, "0");
 const padded = new Array(N), stamps = new Array(N), nums = new Array(N);
 for (let i = 0; i < N; i++) {
@@ -24,27 +18,6 @@ for (let i = 0; i < N; i++) {
   nums[i] = ((next() % 2000000) / 100 - 10000).toString();
 }
 
-function time(fn) {
-  fn()?.dispose?.();
-  const t = [];
-  for (let r = 0; r < REPS; r++) {
-    const t0 = process.hrtime.bigint();
-    const out = fn();
-    t.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    out?.dispose?.();
-  }
-  return Math.min(...t);
-}
-async function timeAsync(fn) {
-  await fn();
-  const t = [];
-  for (let r = 0; r < REPS; r++) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    t.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return Math.min(...t);
-}
 
 const { col, concatStr } = gpudf;
 const df = new gpudf.DataFrame({ p: padded, t: stamps, n: nums });
@@ -79,16 +52,4 @@ const cases = [
   ["concatStr", () => df.select(concatStr(["p", "t"], { separator: "|" })), () => pdf.select(pl.concatString(["p", "t"], "|")), "SELECT sum(length(concat_ws('|', p, t))) FROM t"],
 ];
 console.log(`N=${N}, best of ${REPS}, device ${gpudf.device().name}`);
-console.log("op          gpudf ms  polars ms  duckdb ms  gpudf/best-peer");
-for (const [name, g, p, d] of cases) {
-  const tg = time(g);
-  let tp = NaN;
-  try {
-    tp = time(p);
-  } catch (e) {
-    console.error(`polars ${name}: ${e.message}`);
-  }
-  const td = await timeAsync(sql(d));
-  const best = Math.min(...[tp, td].filter((x) => !Number.isNaN(x)));
-  console.log(`${name.padEnd(11)} ${tg.toFixed(1).padStart(8)} ${tp.toFixed(1).padStart(10)} ${td.toFixed(1).padStart(10)} ${(tg / best).toFixed(2).padStart(16)}`);
-}
+await compareWithPeers(cases.map(([name, g, p, d]) => [name, g, p, sql(d)]), REPS, 11);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
-import { gpudf, pl } from "./peers.mjs";
+import { compareWithPeers, gpudf, pl, xorshift32 } from "./peers.mjs";
 
 const N = Number(process.argv[2] ?? 1e7);
 const only = process.argv[3]?.split(",");
@@ -19,13 +19,7 @@ const START_MS = Date.UTC(2024, 0, 1);
 
 // Deterministic columns: k a random partition of PARTS, v a float in [0, 1000), i the row number, t sorted
 // millisecond timestamps spread over a year, id = i mod PARTS and c in 0..99 (the pivot's index and columns).
-let state = 0x9e3779b9;
-const next = () => {
-  state ^= state << 13; state >>>= 0;
-  state ^= state >>> 17;
-  state ^= state << 5; state >>>= 0;
-  return state;
-};
+const next = xorshift32(0x9e3779b9);
 const k = new Int32Array(N), v = new Float64Array(N), i64 = new Float64Array(N), t = new Float64Array(N);
 const id = new Int32Array(N), c = new Int32Array(N);
 for (let i = 0; i < N; i++) {
@@ -48,27 +42,6 @@ const duck = await (await DuckDBInstance.create(":memory:")).connect();
 await duck.run(`CREATE TABLE t AS SELECT * FROM read_parquet('${file}')`);
 rmSync(dir, { recursive: true, force: true });
 
-function time(fn) {
-  fn()?.dispose?.();
-  const ms = [];
-  for (let r = 0; r < REPS; r++) {
-    const t0 = process.hrtime.bigint();
-    const out = fn();
-    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    out?.dispose?.();
-  }
-  return Math.min(...ms);
-}
-async function timeAsync(fn) {
-  await fn();
-  const ms = [];
-  for (let r = 0; r < REPS; r++) {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    ms.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return Math.min(...ms);
-}
 const sql = (q) => () => duck.run(`CREATE OR REPLACE TABLE ans AS ${q}`);
 
 const cases = [
@@ -88,17 +61,5 @@ const cases = [
     "PIVOT t ON c USING sum(v) GROUP BY id"],
 ];
 console.log(`N=${N}, ${PARTS} partitions, best of ${REPS}, device ${gpudf.device().name}, load ${(await import("node:os")).loadavg().map((x) => x.toFixed(2)).join(" ")}`);
-console.log("op           gpudf ms  polars ms  duckdb ms  gpudf/best-peer");
-for (const [name, g, p, d] of cases) {
-  if (only && !only.includes(name.split(" ")[0])) continue;
-  const tg = time(g);
-  let tp = NaN;
-  try {
-    tp = time(p);
-  } catch (e) {
-    console.error(`polars ${name}: ${e.message}`);
-  }
-  const td = await timeAsync(sql(d));
-  const best = Math.min(...[tp, td].filter((x) => !Number.isNaN(x)));
-  console.log(`${name.padEnd(12)} ${tg.toFixed(1).padStart(8)} ${tp.toFixed(1).padStart(10)} ${td.toFixed(1).padStart(10)} ${(tg / best).toFixed(2).padStart(16)}`);
-}
+const chosen = cases.filter(([name]) => !only || only.includes(name.split(" ")[0]));
+await compareWithPeers(chosen.map(([name, g, p, d]) => [name, g, p, sql(d)]), REPS, 12);
