@@ -159,7 +159,7 @@ function rangeExpr(node: ExprNode): ExprNode {
 const parseDTypeOf = (node: ExprNode): DType => INTEGER_DTYPES.find((d) => typeIdOf(d) === node.dtype) as DType;
 
 /** A tree with its intRange nodes as expressions over the rows (see rangeExpr). */
-function withRanges(root: ExprNode): ExprNode {
+export function withRanges(root: ExprNode): ExprNode {
   return rewrite(root, (n) => (n.op === "intRange" ? rangeExpr(n) : n));
 }
 
@@ -200,11 +200,6 @@ export function standaloneRanges(roots: readonly ExprNode[]): boolean {
     ops.every((n) => n.op === "intRange" && n.params?.[0] !== 1) &&
     roots.every((r) => !readsColumns(r) && !hasAggregates(r))
   );
-}
-
-/** A tree whose intRanges are row-number expressions, to type it as the rows it makes. */
-export function rangesAsRows(root: ExprNode): ExprNode {
-  return withRanges(root);
 }
 
 /**

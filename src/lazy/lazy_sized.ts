@@ -4,7 +4,7 @@
  * a source computed at collect by DataFrame.select over the input's first zero rows.
  */
 import { Expr } from "../expr.js";
-import { rangesAsRows } from "../expr_sized.js";
+import { withRanges } from "../expr_sized.js";
 import { checkUniqueNames } from "../ops/frame.js";
 import { eagerSource } from "./collect.js";
 import { LazyFrame } from "./lazy_frame.js";
@@ -15,7 +15,7 @@ export function rangeSelect(emptyInput: LogicalPlan, exprs: readonly NamedNode[]
     exprs.map((e) => e.name),
     "; use alias()",
   );
-  const schema = { names: exprs.map((e) => e.name), dtypes: exprs.map((e) => typeOf(rangesAsRows(e.node), emptyInput.schema)) };
+  const schema = { names: exprs.map((e) => e.name), dtypes: exprs.map((e) => typeOf(withRanges(e.node), emptyInput.schema)) };
   const items = exprs.map((e) => new Expr(e.node).alias(e.name));
   return LazyFrame.scan(eagerSource(emptyInput, "SELECT of ranges", (df) => df.select(items)), schema);
 }
