@@ -249,12 +249,29 @@ describe("over", () => {
       const before = passes();
       const out = run(exprs);
       const after = passes();
-      // k and j: two groupings (not five); the ordered cumSum and the rank sort on their own.
+      // k and j: two groupings (not five); only the ordered cumSum sorts its partitions (rank
+      // takes the partition's rows where they are).
       expect(after.groupings - before.groupings).toBe(2);
-      expect(after.sorts - before.sorts).toBe(2);
+      expect(after.sorts - before.sorts).toBe(1);
       expect(["s", "m", "r", "c", "mj"].map((n) => out.getColumn(n).toArray())).toEqual(alone);
       out.dispose();
     }
+    // rank and the distinct flags need no partition sort; with an orderBy, or beside a sequence
+    // op, the rows are sorted (and the answers are the same).
+    for (const e of [col("x").rank().over("k"), col("x").isFirstDistinct().over("k"), col("x").isUnique().over("j")]) {
+      const before = passes();
+      one(e);
+      expect(passes().sorts - before.sorts).toBe(0);
+    }
+    const mixed = (() => {
+      const before = passes();
+      const v = one(col("x").rank({ method: "ordinal" }).add(col("x").cumSum()).over("k"));
+      expect(passes().sorts - before.sorts).toBe(1);
+      return v;
+    })();
+    const rk = one(col("x").rank({ method: "ordinal" }).over("k")) as number[];
+    const cs = one(col("x").cumSum().over("k")) as number[];
+    expect(mixed).toEqual(rk.map((r, i) => (r === null || cs[i] === null ? null : Number(r) + Number(cs[i]))));
     // Nothing is kept between calls: the next select groups again.
     const before = passes();
     one(col("x").sum().over("k"));

@@ -2,10 +2,12 @@
 //
 // over node: args = [inner, partition keys..., order keys...], params = [keys, orders,
 // descending per order key..., nulls_last]. The keys are grouped once (group_rows, ids in
-// first-appearance order). When the inner expression is order-dependent (a sequence op, or an
-// orderBy was given) the rows are sorted stably by (partition id, order keys), so each partition
-// is one contiguous segment in its order; the inner expression runs over the sorted rows with the
-// ids as the frame's segments (sequence ops restart at each partition), every aggregation in it
+// first-appearance order). When the inner expression is order-dependent (a sequence op other
+// than rank and the distinct flags, or an orderBy was given) the rows are sorted stably by
+// (partition id, order keys), so each partition is one contiguous segment in its order;
+// otherwise the rows stay where they are (rank and the distinct flags take segments in any
+// layout). The inner expression runs with the ids as the frame's segments (sequence ops restart
+// at each partition), every aggregation in it
 // is computed per partition and gathered back to the partition's rows, and the result is put
 // back in row order through the inverse permutation. The grouping, the permutation and its
 // inverse come from the over cache (over_cache.hpp) when an earlier over of the same expression
@@ -30,9 +32,18 @@ namespace {
 using expr::LiteralSpec;
 using expr::NodeSpec;
 
+/// Window ops whose value at a row depends only on the values of the row's partition and their
+/// row order, not on the partition's rows being contiguous: rank sorts by (segment, value) and
+/// the distinct flags group by (segment, value) themselves, both stably in row order.
+bool layout_free(const std::string& op) {
+  return op == "rank" || op == "isFirstDistinct" || op == "isDuplicated" || op == "isUnique";
+}
+
+/// True when the inner expression needs each partition's rows contiguous and in order: it has a
+/// window op other than the layout-free ones (an orderBy always sorts).
 bool order_dependent(const std::vector<NodeSpec>& inner) {
   for (const NodeSpec& n : inner)
-    if (is_window_op(n.op)) return true;
+    if (is_window_op(n.op) && !layout_free(n.op)) return true;
   return false;
 }
 

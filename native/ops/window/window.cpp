@@ -262,13 +262,15 @@ ColumnPtr shift_rows(Device& device, int64_t rows, int64_t n, const ColumnPtr& s
 }
 
 ColumnPtr rank(const ColumnPtr& values, RankMethod method, bool descending, const ColumnPtr& segments) {
-  segment_ids(segments, values);
+  const int32_t* seg = segment_ids(segments, values);
   const int64_t n = values->size();
   std::vector<SortKey> keys;
   if (segments) keys.push_back(SortKey{segments->view(), false, true});
   keys.push_back(SortKey{values->view(), descending, true});
   ColumnPtr data = Column::allocate(values->device(), rank_type(method), n, false);
-  if (n > 0) {
+  const bool bucketed = seg != nullptr && !on_cuda(values->device()) &&
+                        detail::rank_partitioned_cpu(values->view(), seg, method, descending, *data);
+  if (n > 0 && !bucketed) {
     ColumnPtr order = sorted_order(keys);
     ColumnPtr sorted = gather(values->view(), order->view());
     ColumnPtr sorted_seg = segments ? gather(segments->view(), order->view()) : nullptr;

@@ -1,11 +1,13 @@
 // Sequence (window) functions: cumulative scans, shifted row maps, ranks and distinct flags over
 // a column, optionally segmented: `segments` (int32, no nulls, nullptr = one segment) gives each
-// row a segment id, and the rows of one segment are contiguous (an `over` has sorted them so).
-// Nothing crosses a segment boundary.
+// row a segment id, and the rows of one segment are contiguous (an `over` has sorted them so),
+// except for rank and distinct_flags, which take segments in any layout. Nothing crosses a
+// segment boundary.
 //
 // Strategy. CPU: scans are a two-pass block scan over the pool (each block folds the tail
 // segment it ends in, the block carries are chained in order, then each block rescans with its
-// carry until its first boundary); rank runs sorted_order over (segment, value) and one pass over
+// carry until its first boundary); rank over segments buckets the rows by segment and sorts each
+// bucket in cache (rank_cpu.cpp), else runs sorted_order over (segment, value) and one pass over
 // the sorted rows. CUDA: scans are Thrust inclusive_scan_by_key (reverse iterators for reverse);
 // rank marks run starts in a kernel, scans them with Thrust and scatters in a second kernel.
 // The per-element rules (identities, combining, tie tests) are GPUDF_HD in window_functors.hpp.
@@ -59,6 +61,11 @@ void shift_rows_cpu(int64_t rows, int64_t n, const int32_t* seg, int64_t* out);
 void rank_sorted_cpu(const ColumnView& sorted_values, const int32_t* sorted_seg, const int64_t* order,
                      RankMethod method, Column& out);
 void copy_bits_cpu(const uint8_t* src, int64_t src_offset, uint8_t* dst, int64_t n);
+/// rank over segments on the CPU by bucketing the rows per segment and sorting each bucket
+/// (rank_cpu.cpp); false, with nothing decided, when it does not apply (strings, segment ids
+/// outside [0, rows), one segment holding most rows): the sorted path ranks then.
+bool rank_partitioned_cpu(const ColumnView& values, const int32_t* seg, RankMethod method, bool descending,
+                          Column& out);
 #ifdef GPUDF_WITH_CUDA
 void scan_cuda(const ColumnView& in, ScanOp op, bool reverse, const int32_t* seg, Column& out);
 void row_index_cuda(Column& out, int64_t offset);
