@@ -30,7 +30,7 @@ struct Buckets {
 
 /// Segment ids all in [0, n): their count (max + 1), else -1.
 int64_t id_range(const int32_t* seg, int64_t n) {
-  const int64_t chunks = std::min<int64_t>(int64_t(cpu_pool().size()) * 4, std::max<int64_t>(1, n >> 16));
+  const int64_t chunks = block_count(n, 1 << 16);
   const int64_t per = (n + chunks - 1) / chunks;
   std::vector<int32_t> lo(size_t(chunks), 0), hi(size_t(chunks), 0);
   cpu_pool().parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {

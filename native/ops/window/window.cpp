@@ -28,19 +28,13 @@ const int32_t* segment_ids(const ColumnPtr& segments, const ColumnPtr& values) {
   return segments->view().values<int32_t>();
 }
 
-/// About four blocks per pool thread, of at least `grain` rows (fixed for a given n).
-int64_t block_count(int64_t n, int64_t grain) {
-  int64_t most = int64_t(cpu_pool().size()) * 4;
-  return std::max<int64_t>(1, std::min<int64_t>(most, (n + grain - 1) / grain));
-}
-
 template <typename S>
 void scan_typed_cpu(const ColumnView& in, ScanOp op, bool reverse, const int32_t* seg, S* out) {
   const int64_t n = in.size;
   const S* v = in.values<S>();
   auto row = [&](int64_t k) { return reverse ? n - 1 - k : k; };
   auto boundary = [&](int64_t k) { return seg != nullptr && k > 0 && seg[row(k)] != seg[row(k - 1)]; };
-  const int64_t blocks = block_count(n, 1 << 16);
+  const int64_t blocks = detail::block_count(n, 1 << 16);
   const int64_t per = (n + blocks - 1) / blocks;
   std::vector<S> tail(size_t(blocks), scan_identity<S>(op));
   std::vector<uint8_t> cut(size_t(blocks), 0);
@@ -123,6 +117,11 @@ TypeId diff_type(TypeId t) {
 TypeId rank_type(RankMethod m) { return m == RankMethod::Average ? TypeId::Float64 : TypeId::UInt32; }
 
 namespace detail {
+
+int64_t block_count(int64_t n, int64_t grain) {
+  int64_t most = int64_t(cpu_pool().size()) * 4;
+  return std::max<int64_t>(1, std::min<int64_t>(most, (n + grain - 1) / grain));
+}
 
 BufferPtr copy_validity(const ColumnPtr& values) {
   if (!values->has_validity()) return nullptr;
@@ -264,13 +263,13 @@ ColumnPtr shift_rows(Device& device, int64_t rows, int64_t n, const ColumnPtr& s
 ColumnPtr rank(const ColumnPtr& values, RankMethod method, bool descending, const ColumnPtr& segments) {
   const int32_t* seg = segment_ids(segments, values);
   const int64_t n = values->size();
-  std::vector<SortKey> keys;
-  if (segments) keys.push_back(SortKey{segments->view(), false, true});
-  keys.push_back(SortKey{values->view(), descending, true});
   ColumnPtr data = Column::allocate(values->device(), rank_type(method), n, false);
   const bool bucketed = seg != nullptr && !on_cuda(values->device()) &&
                         detail::rank_partitioned_cpu(values->view(), seg, method, descending, *data);
   if (n > 0 && !bucketed) {
+    std::vector<SortKey> keys;
+    if (segments) keys.push_back(SortKey{segments->view(), false, true});
+    keys.push_back(SortKey{values->view(), descending, true});
     ColumnPtr order = sorted_order(keys);
     ColumnPtr sorted = gather(values->view(), order->view());
     ColumnPtr sorted_seg = segments ? gather(segments->view(), order->view()) : nullptr;

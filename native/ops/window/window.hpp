@@ -52,6 +52,9 @@ ColumnPtr rank(const ColumnPtr& values, RankMethod method, bool descending, cons
 ColumnPtr distinct_flags(const ColumnPtr& values, DistinctFlag flag, const ColumnPtr& segments);
 
 namespace detail {
+/// About four blocks per pool thread, of at least `grain` rows (fixed for a given n): the CPU
+/// loops' split of n rows into blocks whose order matters (scans, counting sorts).
+int64_t block_count(int64_t n, int64_t grain);
 /// A copy of `values`' validity for a new column of the same rows (nullptr when it has none).
 BufferPtr copy_validity(const ColumnPtr& values);
 void scan_cpu(const ColumnView& in, ScanOp op, bool reverse, const int32_t* seg, Column& out);
