@@ -26,9 +26,13 @@ export const DTYPES = [
   "timestamp[ms]",
   "timestamp[us]",
   "timestamp[ns]",
+  "duration[s]",
+  "duration[ms]",
+  "duration[us]",
+  "duration[ns]",
 ] as const;
 
-/** A column's logical type, e.g. `"int32"`, `"utf8"`, `"timestamp[ms]"`. */
+/** A column's logical type, e.g. `"int32"`, `"utf8"`, `"timestamp[ms]"`, `"duration[us]"`. */
 export type DType = (typeof DTYPES)[number];
 
 /** True when `value` names a gpudf dtype. */
@@ -74,6 +78,7 @@ const A_UTF8 = 5;
 const A_BOOL = 6;
 const A_DATE = 8;
 const A_TIMESTAMP = 10;
+const A_DURATION = 18;
 const A_LARGE_UTF8 = 20;
 const A_DICTIONARY = -1;
 
@@ -90,6 +95,12 @@ export interface ArrowTypeLike {
 }
 
 const TIME_UNITS: readonly DType[] = ["timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]"];
+const DURATION_UNITS: readonly DType[] = ["duration[s]", "duration[ms]", "duration[us]", "duration[ns]"];
+
+/** True for the duration dtypes (a signed count of s, ms, us or ns, stored as int64). */
+export function isDuration(dtype: DType): boolean {
+  return dtype.startsWith("duration[");
+}
 
 /** The dtype an Arrow type is stored as; DtypeError when gpudf does not support it. */
 export function dtypeFromArrow(type: ArrowTypeLike): DType {
@@ -115,6 +126,11 @@ export function dtypeFromArrow(type: ArrowTypeLike): DType {
       return type.unit === 0 ? "date32" : "timestamp[ms]";
     case A_TIMESTAMP: {
       const d = TIME_UNITS[type.unit ?? -1];
+      if (d) return d;
+      break;
+    }
+    case A_DURATION: {
+      const d = DURATION_UNITS[type.unit ?? -1];
       if (d) return d;
       break;
     }
@@ -151,6 +167,10 @@ export function arrowTypeOf(dtype: DType): arrow.DataType {
     case "timestamp[ms]": return new arrow.TimestampMillisecond();
     case "timestamp[us]": return new arrow.TimestampMicrosecond();
     case "timestamp[ns]": return new arrow.TimestampNanosecond();
+    case "duration[s]": return new arrow.DurationSecond();
+    case "duration[ms]": return new arrow.DurationMillisecond();
+    case "duration[us]": return new arrow.DurationMicrosecond();
+    case "duration[ns]": return new arrow.DurationNanosecond();
   }
 }
 

@@ -287,7 +287,7 @@ export class ExprString {
   }
 }
 
-/** Date/time fields of an Expr over date32 or timestamp columns (UTC). */
+/** Date/time fields of an Expr over date32 or timestamp columns (UTC), and the parts of durations. */
 export class ExprDateTime {
   readonly #node: ExprNode;
   readonly #make: Make;
@@ -411,5 +411,36 @@ export class ExprDateTime {
   offsetBy(by: string): Expr {
     const i = parseInterval(by, "dt.offsetBy");
     return this.#op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
+  }
+
+  // ---- parts of a duration (int64, truncated toward zero, as Polars) ----
+
+  /** Whole days of a duration (int64, toward zero: -1d -1h is -1). @example col("ts").sub(col("start")).dt.totalDays() */
+  totalDays(): Expr {
+    return this.#op("totalDays");
+  }
+  /** Whole hours of a duration (int64, toward zero). */
+  totalHours(): Expr {
+    return this.#op("totalHours");
+  }
+  /** Whole minutes of a duration (int64, toward zero). */
+  totalMinutes(): Expr {
+    return this.#op("totalMinutes");
+  }
+  /** Whole seconds of a duration (int64, toward zero). */
+  totalSeconds(): Expr {
+    return this.#op("totalSeconds");
+  }
+  /** Whole milliseconds of a duration (int64; null where a finer count would pass int64). */
+  totalMilliseconds(): Expr {
+    return this.#op("totalMilliseconds");
+  }
+  /** Whole microseconds of a duration (int64; null past int64). */
+  totalMicroseconds(): Expr {
+    return this.#op("totalMicroseconds");
+  }
+  /** Nanoseconds of a duration (int64; null past int64). */
+  totalNanoseconds(): Expr {
+    return this.#op("totalNanoseconds");
   }
 }

@@ -4,7 +4,8 @@
  * Pure TypeScript: this module never touches native buffers. Callers hand it
  * a `fetch` callback that materialises only the rows that are displayed.
  */
-import type { DType } from "./dtypes.js";
+import { isDuration, type DType } from "./dtypes.js";
+import { formatDuration } from "./duration.js";
 import { InvalidArgumentError } from "./errors.js";
 import { checkOptions } from "./suggest.js";
 
@@ -250,7 +251,7 @@ function formatValue(value: unknown, dtype: DType): string {
       if (Number.isInteger(value)) return String(value);
       return formatFloat(value, "float64");
     case "bigint":
-      return value.toString();
+      return isDuration(dtype) ? formatDuration(value, dtype) : value.toString();
     case "boolean":
       return value ? "true" : "false";
     case "string":

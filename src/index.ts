@@ -69,6 +69,7 @@ export {
 } from "./io/parquet.js";
 export { col, lit, when, len, corr, cov, Expr, When, Then, type ExprInput, type LiteralValue } from "./expr.js";
 export { concatStr, format } from "./expr_strings.js";
+export { duration, type DurationOptions, type DurationParts } from "./expr_duration.js";
 import "./expr_rows.js"; // installs filter, sortBy, len and .name on Expr
 export { ExprName, type SortByOptions } from "./expr_rows.js";
 export { cs, all, exclude, Selector } from "./selectors.js";

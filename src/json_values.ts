@@ -1,6 +1,6 @@
 /**
  * Values as JSON gives them (DataFrame.toJSON, Series.toJSON): nothing JSON.stringify refuses.
- * int64 / uint64 (bigint) become numbers when they are safe integers (|v| <= 2^53 - 1) and
+ * int64 / uint64 and durations (bigint counts of their unit) become numbers when they are safe integers (|v| <= 2^53 - 1) and
  * decimal strings otherwise, so no digit is lost; date32 becomes "YYYY-MM-DD"; timestamps
  * become ISO 8601 strings in UTC with milliseconds (as Date.toJSON writes them); NaN and
  * ±Infinity become null (as JSON.stringify writes them).
@@ -23,7 +23,7 @@ export function jsonValue(value: unknown, dtype: DType): unknown {
 
 /** Whether a dtype's values need jsonValue (others are JSON-safe as toArray gives them). */
 export function needsJsonValue(dtype: DType): boolean {
-  return dtype === "int64" || dtype === "uint64" || dtype === "date32" || dtype === "float32" || dtype === "float64" || dtype.startsWith("timestamp");
+  return dtype === "int64" || dtype === "uint64" || dtype.startsWith("duration") || dtype === "date32" || dtype === "float32" || dtype === "float64" || dtype.startsWith("timestamp");
 }
 
 /** Records as toRecords gives them, made JSON-safe in place (the columns whose dtype needs jsonValue). */

@@ -1,7 +1,7 @@
 // Shared generators and comparison helpers for the gpudf vitest suite.
 //
 // Values are described in their *physical* Arrow form ("raw"): numbers for 8..32-bit ints,
-// floats and date32 (days), bigint for int64/uint64 and every timestamp unit, boolean for bool,
+// floats and date32 (days), bigint for int64/uint64, every timestamp and duration unit, boolean for bool,
 // string for utf8/large_utf8, null for a null slot. `toJsValue` turns a raw value into what
 // `series.toArray()` / `df.toRecords()` must return for it.
 import {
@@ -9,6 +9,10 @@ import {
   Data,
   DataType,
   DateDay,
+  DurationMicrosecond,
+  DurationMillisecond,
+  DurationNanosecond,
+  DurationSecond,
   Field,
   Float32,
   Float64,
@@ -128,6 +132,12 @@ export function valueAt(dtype: DType, i: number, opts: GenOptions = {}): Exclude
       return safe
         ? pick([0n, 1n, 999_999n, 1_700_000_000_123_456_789n, -86_400_000_000_000n], i, (j) => BigInt(j) * 86_399_123_456_789n)
         : pick([0n, -1n, 1_700_000_000_123_456_789n, I64_MIN, I64_MAX], i, (j) => BigInt(j) * 86_399_123_456_789n - 10n ** 18n);
+    case "duration[s]":
+    case "duration[ms]":
+    case "duration[us]":
+    case "duration[ns]":
+      // Counts of the unit: the int64 extremes, signs, and spans of days with sub-second parts.
+      return pick([0n, -1n, 1n, I64_MIN, I64_MAX, 90_061_001n], i, (j) => BigInt(j) * 86_399_123_457n - 10n ** 13n);
   }
 }
 
@@ -158,6 +168,10 @@ export function arrowTypeFor(dtype: DType): DataType {
     case "timestamp[ms]": return new TimestampMillisecond();
     case "timestamp[us]": return new TimestampMicrosecond();
     case "timestamp[ns]": return new TimestampNanosecond();
+    case "duration[s]": return new DurationSecond();
+    case "duration[ms]": return new DurationMillisecond();
+    case "duration[us]": return new DurationMicrosecond();
+    case "duration[ns]": return new DurationNanosecond();
   }
 }
 

@@ -184,6 +184,11 @@ describe("DuckDB reads files gpudf wrote", () => {
     "timestamp[ms]": ["TIMESTAMP", (c) => `epoch_ms(${c})`],
     "timestamp[us]": ["TIMESTAMP", (c) => `epoch_us(${c})`],
     "timestamp[ns]": ["TIMESTAMP_NS", (c) => `epoch_ns(${c})`],
+    // Durations are plain INT64 counts (Parquet has no duration type).
+    "duration[s]": ["BIGINT", (c) => c],
+    "duration[ms]": ["BIGINT", (c) => c],
+    "duration[us]": ["BIGINT", (c) => c],
+    "duration[ns]": ["BIGINT", (c) => c],
   };
   // Integers compare by value whether they arrive as number or bigint.
   const norm = (v: unknown): unknown =>

@@ -114,6 +114,27 @@ function check(dtype: DType, length: number, nulls: NullPattern, sliced: boolean
   }
   expectDtype("any", () => s.any());
   expectDtype("all", () => s.all());
+  if (dtype.startsWith("duration")) {
+    // Durations reduce as their int64 counts and stay durations: the sum wraps exactly; mean,
+    // median, quantile and std are computed in float64 and truncated toward zero; var (the
+    // unit squared) and product are refused.
+    const total = valid.reduce<bigint>((a, v) => a + (v as bigint), 0n);
+    expectEq("sum", s.sum(), BigInt.asIntN(64, total));
+    const nums = valid.map((v) => Number(v));
+    const scale = nums.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
+    const asNumber = (v: unknown) => (typeof v === "bigint" ? Number(v) : v === null ? null : `not a bigint: ${String(v)}`);
+    // The float64 result as a count: truncated, null where it lies beyond int64 (2^63 - 1
+    // itself is 2^63 as a float64).
+    const count = (x: number | null) => (x === null ? null : Math.trunc(x) >= 2 ** 63 || Math.trunc(x) < -(2 ** 63) ? null : Math.trunc(x));
+    const mean = nums.length ? nums.reduce((a, x) => a + x, 0) / nums.length : null;
+    expectClose("mean", asNumber(s.mean()), count(mean), scale);
+    expectClose("median", asNumber(s.median()), count(refQuantile(nums, 0.5)), scale);
+    for (const q of [0, 0.25, 1]) expectClose(`quantile(${q})`, asNumber(s.quantile(q)), count(refQuantile(nums, q)), scale);
+    const v = nums.length > 1 ? nums.reduce((a, x) => a + (x - mean!) * (x - mean!), 0) / (nums.length - 1) : null;
+    expectClose("std", asNumber(s.std()), count(v === null ? null : Math.sqrt(v)), scale);
+    expectDtype("var", () => s.var());
+    return errors;
+  }
   if (!isNumeric(dtype)) {
     for (const [k, f] of [
       ["sum", () => s.sum()], ["mean", () => s.mean()], ["std", () => s.std()], ["var", () => s.var()],

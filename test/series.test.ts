@@ -112,6 +112,10 @@ describe("Series basics", () => {
       "timestamp[ms]": "Date",
       "timestamp[us]": "Date",
       "timestamp[ns]": "Date",
+      "duration[s]": "bigint",
+      "duration[ms]": "bigint",
+      "duration[us]": "bigint",
+      "duration[ns]": "bigint",
     });
   });
 

@@ -135,7 +135,7 @@ S to_storage(const Napi::Value& v, Kind k, TypeId t, uint32_t i) {
     if (k != Kind::Boolean) bad_value(i, t, std::string("expected a boolean, got ") + kind_name(k));
     return S(v.As<Napi::Boolean>().Value());
   }
-  const bool temporal = t == TypeId::Date32 || t >= TypeId::TimestampS;
+  const bool temporal = t == TypeId::Date32 || is_timestamp(t);
   if (k == Kind::Date) {
     if (!temporal) bad_value(i, t, "a Date needs a date or timestamp dtype");
     return static_cast<S>(ms_to_unit(date_ms(v), t, i));
@@ -290,7 +290,7 @@ struct ToJs {
       if constexpr (std::is_arithmetic_v<S>) {
         S x = v.values<S>()[i];
         if constexpr (T == TypeId::Bool) out.Set(at, Napi::Boolean::New(env, x != 0));
-        else if constexpr (T == TypeId::Int64) out.Set(at, Napi::BigInt::New(env, static_cast<int64_t>(x)));
+        else if constexpr (T == TypeId::Int64 || is_duration(T)) out.Set(at, Napi::BigInt::New(env, static_cast<int64_t>(x)));
         else if constexpr (T == TypeId::UInt64) out.Set(at, Napi::BigInt::New(env, static_cast<uint64_t>(x)));
         else if constexpr (T == TypeId::Date32) out.Set(at, Napi::Date::New(env, double(x) * 86400000.0));
         else if constexpr (T == TypeId::TimestampS) out.Set(at, Napi::Date::New(env, double(x) * 1000.0));

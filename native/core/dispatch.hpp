@@ -37,6 +37,10 @@ template <> struct storage_type<TypeId::TimestampS> { using type = int64_t; };
 template <> struct storage_type<TypeId::TimestampMs> { using type = int64_t; };
 template <> struct storage_type<TypeId::TimestampUs> { using type = int64_t; };
 template <> struct storage_type<TypeId::TimestampNs> { using type = int64_t; };
+template <> struct storage_type<TypeId::DurationS> { using type = int64_t; };
+template <> struct storage_type<TypeId::DurationMs> { using type = int64_t; };
+template <> struct storage_type<TypeId::DurationUs> { using type = int64_t; };
+template <> struct storage_type<TypeId::DurationNs> { using type = int64_t; };
 
 template <TypeId T>
 using storage_t = typename storage_type<T>::type;
@@ -65,6 +69,10 @@ decltype(auto) type_dispatch(TypeId id, F&& f, Args&&... args) {
     GPUDF_DISPATCH_CASE(TimestampMs)
     GPUDF_DISPATCH_CASE(TimestampUs)
     GPUDF_DISPATCH_CASE(TimestampNs)
+    GPUDF_DISPATCH_CASE(DurationS)
+    GPUDF_DISPATCH_CASE(DurationMs)
+    GPUDF_DISPATCH_CASE(DurationUs)
+    GPUDF_DISPATCH_CASE(DurationNs)
   }
 #undef GPUDF_DISPATCH_CASE
   GPUDF_FAIL(Dtype, "unknown type id " + std::to_string(static_cast<int32_t>(id)));

@@ -22,6 +22,10 @@ std::string_view type_name(TypeId t) {
     case TypeId::TimestampMs: return "timestamp[ms]";
     case TypeId::TimestampUs: return "timestamp[us]";
     case TypeId::TimestampNs: return "timestamp[ns]";
+    case TypeId::DurationS: return "duration[s]";
+    case TypeId::DurationMs: return "duration[ms]";
+    case TypeId::DurationUs: return "duration[us]";
+    case TypeId::DurationNs: return "duration[ns]";
   }
   return "unknown";
 }

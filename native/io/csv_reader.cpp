@@ -1,3 +1,4 @@
+#include "core/duration_text.hpp"
 #include "io/csv_reader.hpp"
 
 #include <algorithm>
@@ -110,11 +111,13 @@ struct FixedWriter {
         return true;
       } else if constexpr (T == TypeId::Date32) {
         return parse_date32(s, *dst);
-      } else if constexpr (T >= TypeId::TimestampS) {
+      } else if constexpr (is_timestamp(T)) {
         int64_t v;
         if (!parse_instant(s, T, v)) return false;
         *dst = v;
         return true;
+      } else if constexpr (is_duration(T)) {
+        return parse_duration_iso(s.data(), int64_t(s.size()), ticks_per_second(T), *dst);
       } else if constexpr (std::is_unsigned_v<S>) {
         uint64_t u;
         const char* b = s.data();

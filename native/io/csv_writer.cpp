@@ -1,3 +1,4 @@
+#include "core/duration_text.hpp"
 #include "io/csv_writer.hpp"
 
 #include <charconv>
@@ -58,6 +59,9 @@ struct CellWriter {
         put_timestamp(out, x, 1000000, 6);
       } else if constexpr (T == TypeId::TimestampNs) {
         put_timestamp(out, x, 1000000000, 9);
+      } else if constexpr (is_duration(T)) {
+        char text[kMaxDurationText];
+        out.append(text, size_t(write_duration_iso(text, x, ticks_per_second(T))));
       } else {
         io::put_int(out, x);
       }

@@ -1,3 +1,4 @@
+#include "core/duration_text.hpp"
 #include "io/json_reader.hpp"
 
 #include <algorithm>
@@ -283,9 +284,13 @@ struct CellWriter {
         return c.kind == Kind::Float && (*dst = S(float_of(ch.text(c))), true);
       } else if constexpr (T == TypeId::Date32) {
         return c.kind == Kind::Str && csv::parse_date32(ch.text(c), *dst);
-      } else if constexpr (T >= TypeId::TimestampS) {
+      } else if constexpr (is_timestamp(T)) {
         int64_t v;
         return c.kind == Kind::Str && csv::parse_instant(ch.text(c), T, v) && (*dst = v, true);
+      } else if constexpr (is_duration(T)) {
+        if (c.kind == Kind::Int) return *dst = S(c.v), true;  // a bare count of the unit
+        const std::string_view t = c.kind == Kind::Str ? ch.text(c) : std::string_view();
+        return c.kind == Kind::Str && parse_duration_iso(t.data(), int64_t(t.size()), ticks_per_second(T), *dst);
       } else {
         if constexpr (std::is_same_v<S, uint64_t>) {
           // Integers past int64 parse as floats; uint64 takes them up to 2^64-1.

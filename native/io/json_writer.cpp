@@ -32,7 +32,9 @@ struct ValueWriter {
         out.push_back('"');
         io::put_date(out, x);
         out.push_back('"');
-      } else if constexpr (T >= TypeId::TimestampS) {
+      } else if constexpr (is_duration(T)) {
+        io::put_int(out, x);  // the count of the unit, as toJSON gives it (the readers take ISO text too)
+      } else if constexpr (is_timestamp(T)) {
         constexpr int64_t per_second = T == TypeId::TimestampS ? 1 : T == TypeId::TimestampMs ? 1000 : T == TypeId::TimestampUs ? 1000000 : 1000000000;
         constexpr int digits = T == TypeId::TimestampS ? 0 : T == TypeId::TimestampMs ? 3 : T == TypeId::TimestampUs ? 6 : 9;
         out.push_back('"');

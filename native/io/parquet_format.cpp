@@ -135,6 +135,12 @@ ColumnType column_type(TypeId t) {
     case TypeId::TimestampMs: return timestamp(1);
     case TypeId::TimestampUs: return timestamp(2);
     case TypeId::TimestampNs: return timestamp(3);
+    // Parquet has no duration type: plain INT64 counts, as Arrow writers store them; the Arrow
+    // schema in the footer gives the unit back.
+    case TypeId::DurationS:
+    case TypeId::DurationMs:
+    case TypeId::DurationUs:
+    case TypeId::DurationNs: c.physical = Physical::Int64; return c;
   }
   GPUDF_FAIL(Dtype, "no Parquet type for this dtype");
 }

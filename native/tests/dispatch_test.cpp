@@ -46,6 +46,10 @@ const std::vector<Expected>& table() {
       {TypeId::TimestampMs, typeid(int64_t), 8, true, false, 8, 0, "timestamp[ms]"},
       {TypeId::TimestampUs, typeid(int64_t), 8, true, false, 8, 0, "timestamp[us]"},
       {TypeId::TimestampNs, typeid(int64_t), 8, true, false, 8, 0, "timestamp[ns]"},
+      {TypeId::DurationS, typeid(int64_t), 8, true, false, 8, 0, "duration[s]"},
+      {TypeId::DurationMs, typeid(int64_t), 8, true, false, 8, 0, "duration[ms]"},
+      {TypeId::DurationUs, typeid(int64_t), 8, true, false, 8, 0, "duration[us]"},
+      {TypeId::DurationNs, typeid(int64_t), 8, true, false, 8, 0, "duration[ns]"},
   };
   return t;
 }

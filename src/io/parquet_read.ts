@@ -350,7 +350,10 @@ export function parquetMetadata(source: string | Uint8Array): ParquetMetadata {
 }
 
 const WIDTH_4 = new Set<DType>(["int32", "uint32", "date32"]);
-const WIDTH_8 = new Set<DType>(["int64", "uint64", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]"]);
+const WIDTH_8 = new Set<DType>([
+  "int64", "uint64", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]",
+  "duration[s]", "duration[ms]", "duration[us]", "duration[ns]",
+]);
 
 /** The dtype a column reads as given the Arrow schema's wish: the rule of native apply_dtype_hint. */
 function hintedType(id: number, hintable: boolean, hint: number | undefined): number {

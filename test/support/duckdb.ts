@@ -25,6 +25,11 @@ const SQL_TYPES: Record<DType, string> = {
   "timestamp[ms]": "TIMESTAMP_MS",
   "timestamp[us]": "TIMESTAMP",
   "timestamp[ns]": "TIMESTAMP_NS",
+  // Durations load as their counts; SQL turns them into intervals where a test needs one.
+  "duration[s]": "BIGINT",
+  "duration[ms]": "BIGINT",
+  "duration[us]": "BIGINT",
+  "duration[ns]": "BIGINT",
 };
 
 function append(ap: DuckDBAppender, dtype: DType, value: unknown): void {
@@ -34,7 +39,11 @@ function append(ap: DuckDBAppender, dtype: DType, value: unknown): void {
     case "int8": return ap.appendTinyInt(value as number);
     case "int16": return ap.appendSmallInt(value as number);
     case "int32": return ap.appendInteger(value as number);
-    case "int64": return ap.appendBigInt(value as bigint);
+    case "int64":
+    case "duration[s]":
+    case "duration[ms]":
+    case "duration[us]":
+    case "duration[ns]": return ap.appendBigInt(value as bigint);
     case "uint8": return ap.appendUTinyInt(value as number);
     case "uint16": return ap.appendUSmallInt(value as number);
     case "uint32": return ap.appendUInteger(value as number);

@@ -338,6 +338,13 @@ Val Compiler::compile(const NodeSpec& s) {
   if (o == "dt.truncate") return interval(s, Op::TruncateTo);
   if (o == "dt.round") return interval(s, Op::RoundTo);
   if (o == "dt.offsetBy") return interval(s, Op::OffsetBy);
+  if (o == "dt.totalDays") return duration_total(s, 86400000000000LL);
+  if (o == "dt.totalHours") return duration_total(s, 3600000000000LL);
+  if (o == "dt.totalMinutes") return duration_total(s, 60000000000LL);
+  if (o == "dt.totalSeconds") return duration_total(s, 1000000000LL);
+  if (o == "dt.totalMilliseconds") return duration_total(s, 1000000LL);
+  if (o == "dt.totalMicroseconds") return duration_total(s, 1000LL);
+  if (o == "dt.totalNanoseconds") return duration_total(s, 1LL);
   GPUDF_FAIL(InvalidArgument, "unknown expression op '" + o + "'");
 }
 

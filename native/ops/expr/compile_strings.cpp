@@ -118,9 +118,17 @@ ColumnPtr Compiler::text_column(const NodeSpec& s, size_t k) {
   if (a.weak == Weak::Null) a.type = TypeId::Utf8;
   emit_value(a);
   if (is_string(a.type)) return materialised(a.node);
-  if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad(s.op, a.type);
-  const ColumnPtr in = materialised(a.node);
-  return is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in);
+  if (!has_text_form(a.type)) bad(s.op, a.type);
+  return as_text(materialised(a.node));
+}
+
+bool Compiler::has_text_form(TypeId t) {
+  return is_temporal_type(t) || is_duration(t) || is_numeric(t) || t == TypeId::Bool;
+}
+
+ColumnPtr Compiler::as_text(const ColumnPtr& in) {
+  const TypeId t = in->type();
+  return is_temporal_type(t) || is_duration(t) ? strings::format_temporal(in, "") : strings::format_number(in);
 }
 
 Val Compiler::concat_text(const NodeSpec& s) {

@@ -12,7 +12,7 @@ namespace detail {
 Val Compiler::temporal_text(const NodeSpec& s) {
   Val a = arg(s, 0);
   emit_value(a);
-  if (!is_temporal_type(a.type)) bad(s.op, a.type);
+  if (!is_temporal_type(a.type) && !is_duration(a.type)) bad(s.op, a.type);
   std::string format;
   if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
   else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");

@@ -13,6 +13,7 @@ namespace detail {
 
 Val Compiler::arithmetic(const NodeSpec& s, Op op) {
   Val a = arg(s, 0), b = arg(s, 1);
+  if (temporal_operands(a, b)) return temporal_arithmetic(s, op, a, b);
   auto [ta, tb] = pair_types(s.op, a, b, false);
   auto st = numeric_supertype(ta, tb);
   if (!st) bad_pair(s.op, a, ta, b, tb);
@@ -69,6 +70,8 @@ Val Compiler::compare(const NodeSpec& s, Op op) {
     if (ta != tb && exact_temporal(b, ta)) return node_val(add(op, TypeId::Bool, {as(a, ta), emit_literal(b.value, ta)}));
     if (ta != tb && exact_temporal(a, tb)) return node_val(add(op, TypeId::Bool, {emit_literal(a.value, tb), as(b, tb)}));
     ca = cb = *value_supertype(ta, tb);
+  } else if (is_duration(ta) && is_duration(tb)) {
+    ca = cb = *value_supertype(ta, tb);
   } else {
     bool fine = (is_numeric(ta) && is_numeric(tb)) || (is_string(ta) && is_string(tb)) ||
                 (ta == TypeId::Bool && tb == TypeId::Bool);
@@ -93,6 +96,7 @@ Val Compiler::logic(const NodeSpec& s, Op op) {
 Val Compiler::unary(const NodeSpec& s, Op op, bool to_float, int64_t p0) {
   Val a = arg(s, 0);
   emit_value(a);
+  if (is_duration(a.type) && (op == Op::Neg || op == Op::Abs)) return node_val(add(op, a.type, {a.node}));
   if (!is_numeric(a.type)) bad(s.op, a.type);
   if (op == Op::Neg && is_integer_type(a.type) && a.type >= TypeId::UInt8) bad(s.op, a.type);
   TypeId t = to_float && !is_float_type(a.type) ? TypeId::Float64 : a.type;
@@ -140,11 +144,11 @@ Val Compiler::cast(const NodeSpec& s) {
   }
   const ColumnPtr in = materialised(a.node);
   if (to_text) {
-    if (!is_temporal_type(a.type) && !is_numeric(a.type) && a.type != TypeId::Bool) bad2("cast", a.type, to);
-    Val text = input_column(is_temporal_type(a.type) ? strings::format_temporal(in, "") : strings::format_number(in));
+    if (!has_text_form(a.type)) bad2("cast", a.type, to);
+    Val text = input_column(as_text(in));
     return to == TypeId::Utf8 ? text : node_val(as(text, to));
   }
-  if (is_temporal_type(to)) {
+  if (is_temporal_type(to) || is_duration(to)) {
     Val v = input_column(strings::parse_temporal_iso(in, to, false, "cast"));
     return strict ? lossless(in, v, to) : v;
   }

@@ -84,6 +84,16 @@ class Compiler {
   // compile_values.cpp: arithmetic, comparisons, logic, unary math, value choices (when, fillNull,
   // isIn) and casts.
   Val arithmetic(const NodeSpec& s, Op op);
+
+  // compile_duration.cpp: arithmetic where an operand is a date, timestamp or duration, and
+  // the dt.total* parts of durations.
+  /// True when a or b (emitted or typed) is a date, timestamp or duration: the arithmetic
+  /// then follows the calendar rules of temporal_arithmetic, not numeric promotion.
+  static bool temporal_operands(const Val& a, const Val& b);
+  Val temporal_arithmetic(const NodeSpec& s, Op op, Val a, Val b);
+  /// dt.totalDays ... dt.totalNanoseconds: a duration as a whole count of `unit_ns`
+  /// nanoseconds (int64, truncated toward zero; null where a finer count overflows).
+  Val duration_total(const NodeSpec& s, int64_t unit_ns);
   /// True for a Date literal (not emitted yet) that is exactly a value of temporal dtype t.
   static bool exact_temporal(const Val& v, TypeId t);
   /// A string literal compared with a date or timestamp is read as ISO 8601 in that dtype,
@@ -130,6 +140,10 @@ class Compiler {
   /// The regex string functions (ops/regex/regex_node.hpp): the pattern compiled once, run over
   /// the materialised operand; a plain-text contains stays the fused substring search.
   Val regex_fn(const NodeSpec& s);
+  /// Numbers, bool, dates, timestamps and durations have a text form (cast to utf8).
+  static bool has_text_form(TypeId t);
+  /// A column of such a dtype as utf8: numbers as shortest round-trip text, temporals as ISO 8601.
+  static ColumnPtr as_text(const ColumnPtr& in);
   /// Operand k of `s` as a string column (numbers, bool and temporals as their cast to text).
   ColumnPtr text_column(const NodeSpec& s, size_t k);
   /// concatStr (args: the values; value: the separator; params[0]: ignoreNulls) and format

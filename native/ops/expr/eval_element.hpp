@@ -222,6 +222,14 @@ GPUDF_HD inline void eval_node(const ProgramView& p, const Node& nd, int64_t row
     case Op::OffsetBy:
       if (ok) out.i = temporal_offset(ta, a.i, nd.p0, nd.p1, ok);
       return;
+    case Op::ScaleTicks:
+      if (!ok) return;
+      if (a.i > INT64_MAX / nd.p0 || a.i < INT64_MIN / nd.p0) {
+        ok = false;
+        return;
+      }
+      out.i = a.i * nd.p0 / nd.p1;
+      return;
   }
 }
 

@@ -17,7 +17,8 @@ GPUDF_HD inline bool is_integer_type(TypeId t) {
   return (t >= TypeId::Int8 && t <= TypeId::UInt64);
 }
 GPUDF_HD inline bool is_float_type(TypeId t) { return t == TypeId::Float32 || t == TypeId::Float64; }
-GPUDF_HD inline bool is_temporal_type(TypeId t) { return t >= TypeId::Date32; }
+/// A point in time: date32 or a timestamp (durations are spans, not points).
+GPUDF_HD inline bool is_temporal_type(TypeId t) { return t == TypeId::Date32 || is_timestamp(t); }
 
 /// Two's-complement wrap of a 64-bit integer to the dtype's width (signed: sign-extended).
 GPUDF_HD inline int64_t wrap_to(TypeId t, int64_t x) {
@@ -72,6 +73,18 @@ GPUDF_HD inline Slot cast_value(Slot v, TypeId from, TypeId to, bool& ok) {
     out.i = lf == Lane::Float ? (v.f != 0.0) : (v.i != 0);
     return out;
   }
+  if (is_duration(from) && is_duration(to)) {
+    // Between units: exact multiply up (null on overflow), divide down toward zero (as Polars).
+    const int64_t pf = ticks_per_second(from), pt = ticks_per_second(to);
+    if (pt >= pf) {
+      const int64_t k = pt / pf;
+      if (v.i > INT64_MAX / k || v.i < INT64_MIN / k) { ok = false; out.i = 0; return out; }
+      out.i = v.i * k;
+    } else {
+      out.i = v.i / (pf / pt);
+    }
+    return out;
+  }
   if (is_temporal_type(from) && is_temporal_type(to)) {
     // date32 <-> timestamps and between units: exact multiply up, floor divide down.
     int64_t pf = units_per_day(from), pt = units_per_day(to);
@@ -100,7 +113,8 @@ GPUDF_HD inline Slot cast_value(Slot v, TypeId from, TypeId to, bool& ok) {
       out.u = uint64_t(d);
       return out;
     }
-    if (!(d > double(lo) - 1.0 && d < double(hi) + 1.0) || !(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
+    // d >= lo also admits int64's minimum, where lo - 1.0 rounds back to lo.
+    if (!((d > double(lo) - 1.0 || d >= double(lo)) && d < double(hi) + 1.0) || !(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) {
       ok = false;
       out.i = 0;
       return out;

@@ -42,6 +42,7 @@ enum class Op : int32_t {
   MonthStart, MonthEnd,  // the same time of day on the month's first / last day
   TruncateTo, RoundTo,   // p0: months (> 0: calendar months) or p1: a fixed interval in the dtype's units
   OffsetBy,    // p0: calendar months, then p1: a fixed interval in the dtype's units
+  ScaleTicks,  // int64 arg0 * p0 (null on overflow) / p1 (toward zero): a duration's count in another unit
 };
 
 /// How a value sits in a Slot: integers (every integer dtype but uint64, bool, date32 and

@@ -114,8 +114,8 @@ Slot literal_slot(const LiteralSpec& v, TypeId t, std::string& text) {
     s.f = t == TypeId::Float32 ? double(float(d)) : d;
     return s;
   }
-  GPUDF_EXPECTS(is_integer_type(t) || is_temporal_type(t), Dtype, "a number cannot be " + want);
-  GPUDF_EXPECTS(literal_fits(v, is_temporal_type(t) ? (t == TypeId::Date32 ? TypeId::Int32 : TypeId::Int64) : t),
+  GPUDF_EXPECTS(is_integer_type(t) || is_temporal_type(t) || is_duration(t), Dtype, "a number cannot be " + want);
+  GPUDF_EXPECTS(literal_fits(v, is_integer_type(t) ? t : t == TypeId::Date32 ? TypeId::Int32 : TypeId::Int64),
                 InvalidArgument, "literal does not fit " + want);
   s.i = v.kind == K::BigInt ? v.bigint : v.number >= 9223372036854775808.0 ? int64_t(uint64_t(v.number)) : int64_t(v.number);
   return s;
@@ -142,6 +142,7 @@ std::optional<TypeId> value_supertype(TypeId a, TypeId b) {
   if (is_numeric(a) && is_numeric(b)) return numeric_supertype(a, b);
   if (is_string(a) && is_string(b)) return TypeId::LargeUtf8;
   if (is_temporal_type(a) && is_temporal_type(b)) return temporal_rank(a) >= temporal_rank(b) ? a : b;
+  if (is_duration(a) && is_duration(b)) return ticks_per_second(a) >= ticks_per_second(b) ? a : b;
   return std::nullopt;
 }
 
@@ -166,6 +167,9 @@ bool castable(TypeId from, TypeId to) {
   if (is_temporal_type(from) && is_temporal_type(to)) return true;
   if (is_temporal_type(from) && is_integer_type(to)) return true;
   if (is_integer_type(from) && is_temporal_type(to)) return true;
+  // Durations: between units, and to and from their count as an integer or a float.
+  if (is_duration(from) && (is_duration(to) || is_integer_type(to) || is_float_type(to))) return true;
+  if (is_duration(to) && (is_integer_type(from) || is_float_type(from))) return true;
   return false;
 }
 

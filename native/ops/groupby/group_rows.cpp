@@ -328,7 +328,7 @@ HostVector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids) {
   return group_into(keys, MultiKey{&keys, {}}, n, ids);
 }
 
-/// Row i of an integer-like key (bool, integers but uint64, dates, timestamps) as int64.
+/// Row i of an integer-like key (bool, integers but uint64, dates, timestamps, durations) as int64.
 inline int64_t int_value(const ColumnView& c, int64_t i) {
   switch (c.type) {
     case TypeId::Bool:
@@ -354,7 +354,7 @@ ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
   for (const ColumnView& k : keys) {
     const TypeId t = k.type;
     if (!(t == TypeId::Bool || (t >= TypeId::Int8 && t <= TypeId::UInt32) || t == TypeId::Date32 ||
-          (t >= TypeId::TimestampS && t <= TypeId::TimestampNs)))
+          is_timestamp(t) || is_duration(t)))
       return nullptr;
   }
   std::vector<int64_t> lo(nk, INT64_MAX), hi(nk, INT64_MIN);

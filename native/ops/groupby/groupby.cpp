@@ -409,6 +409,8 @@ void check_aggregate(const ColumnView& values, const ColumnView& ids, int64_t co
 ColumnPtr group_aggregate(const ColumnView& values, const ColumnView& ids, int64_t count, ReduceKind kind,
                           const ReduceOptions& options) {
   check_aggregate(values, ids, count, kind, options);
+  if (aggregates_as_counts(values.type, kind))
+    return counts_as_duration(group_aggregate(counts_view(values), ids, count, kind, options), values.type);
 #ifdef GPUDF_WITH_CUDA
   if (on_cuda(values)) return detail::group_aggregate_cuda(values, ids, count, kind, options);
 #endif
@@ -421,15 +423,23 @@ std::vector<ColumnPtr> group_aggregate_many(const std::vector<ColumnView>& value
   GPUDF_EXPECTS(kinds.size() == values.size() && options.size() == values.size(), InvalidArgument,
                 "group_aggregate_many needs one kind and one options entry per values column");
   for (size_t i = 0; i < values.size(); ++i) check_aggregate(values[i], ids, count, kinds[i], options[i]);
+  std::vector<ColumnView> counted = values;
+  for (size_t i = 0; i < values.size(); ++i)
+    if (aggregates_as_counts(values[i].type, kinds[i])) counted[i] = counts_view(values[i]);
+  std::vector<ColumnPtr> out;
 #ifdef GPUDF_WITH_CUDA
   if (on_cuda(ids)) {
-    std::vector<ColumnPtr> out;
     for (size_t i = 0; i < values.size(); ++i)
-      out.push_back(detail::group_aggregate_cuda(values[i], ids, count, kinds[i], options[i]));
-    return out;
+      out.push_back(detail::group_aggregate_cuda(counted[i], ids, count, kinds[i], options[i]));
+  } else {
+    out = detail::group_aggregate_many_cpu(counted, ids, count, kinds, options);
   }
+#else
+  out = detail::group_aggregate_many_cpu(counted, ids, count, kinds, options);
 #endif
-  return detail::group_aggregate_many_cpu(values, ids, count, kinds, options);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (counted[i].type != values[i].type) out[i] = counts_as_duration(out[i], values[i].type);
+  return out;
 }
 
 ColumnPtr group_corr(const ColumnView& a, const ColumnView& b, const ColumnView& ids, int64_t count, bool cov,

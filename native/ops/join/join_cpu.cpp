@@ -100,7 +100,7 @@ bool key_range(const std::vector<ColumnView>& keys, int64_t& min, uint64_t& span
   const ColumnView& k = keys[0];
   const TypeId t = k.type;
   const bool integer = (t >= TypeId::Int8 && t <= TypeId::UInt32) || t == TypeId::Date32 ||
-                       (t >= TypeId::TimestampS && t <= TypeId::TimestampNs);
+                       is_timestamp(t) || is_duration(t);
   if (!integer || k.size == 0) return false;
   std::atomic<int64_t> lo{INT64_MAX}, hi{INT64_MIN};
   parallel_blocks(k.size, 1 << 16, [&](int64_t, int64_t b, int64_t e) {

@@ -125,6 +125,7 @@ double quantile_of(const ColumnView& v, int64_t valid, double q) {
 }  // namespace
 
 TypeId reduce_result_type(TypeId t, ReduceKind kind) {
+  if (aggregates_as_counts(t, kind)) return t;
   const bool numeric = is_int(t) || is_float(t);
   auto reject = [&]() -> TypeId {
     static const char* names[] = {"sum", "mean", "min", "max", "count", "nullCount",
@@ -165,6 +166,7 @@ ColumnPtr reduce(const ColumnView& v, ReduceKind kind, const ReduceOptions& o) {
   GPUDF_EXPECTS(int32_t(kind) >= 0 && int32_t(kind) < kNumReduceKinds, InvalidArgument,
                 "unknown reduction " + std::to_string(int32_t(kind)));
   const TypeId out = reduce_result_type(v.type, kind);
+  if (aggregates_as_counts(v.type, kind)) return counts_as_duration(reduce(counts_view(v), kind, o), v.type);
   if (kind == ReduceKind::Quantile)
     GPUDF_EXPECTS(o.q >= 0.0 && o.q <= 1.0, InvalidArgument,
                   "quantile must be in [0, 1], got " + std::to_string(o.q));

@@ -47,6 +47,15 @@ ColumnPtr reduce(const ColumnView& column, ReduceKind kind, const ReduceOptions&
 /// The dtype reduce() returns for `kind` over `input`; throws ERR_DTYPE when not accepted.
 TypeId reduce_result_type(TypeId input, ReduceKind kind);
 
+/// Durations sum, average and take medians, quantiles and std as their int64 counts; the
+/// result is a duration of the same unit (float results truncated toward zero). True for the
+/// kinds that need that detour (the others read durations as they are).
+bool aggregates_as_counts(TypeId input, ReduceKind kind);
+/// The view with dtype int64 (a duration's counts).
+ColumnView counts_view(const ColumnView& v);
+/// An int64 (shared buffers) or float64 (truncated) aggregate of counts as `duration`.
+ColumnPtr counts_as_duration(const ColumnPtr& result, TypeId duration);
+
 /// The kind an aggregation is named by in expressions ("sum", "nUnique", "len", ...): the one
 /// name table the expression evaluator, groupBy and windows share. ERR_INVALID_ARGUMENT if unknown.
 ReduceKind reduce_kind_named(std::string_view name);

@@ -81,10 +81,6 @@ void compile_into(Format& f, const std::string& text, bool for_parse, int depth)
   (void)depth;
 }
 
-bool is_timestamp(TypeId t) {
-  return t == TypeId::TimestampS || t == TypeId::TimestampMs || t == TypeId::TimestampUs || t == TypeId::TimestampNs;
-}
-
 /// The text of row i of a host string column (for messages and inference).
 template <typename O>
 std::string row_text_typed(const ColumnView& v, int64_t i) {
@@ -182,7 +178,9 @@ ColumnPtr parse_temporal(const ColumnPtr& strings, TypeId to, const std::string&
 
 ColumnPtr parse_temporal_iso(const ColumnPtr& strings, TypeId to, bool strict, const std::string& what) {
   GPUDF_EXPECTS(is_string(strings->type()), Dtype, "'" + what + "' of a non-string column");
-  return parse_temporal_by(strings, to, iso_format(to != TypeId::Date32), strict, what, "ISO 8601");
+  // Durations read ISO 8601 durations ("P1DT2H"); the format is not used for them.
+  return parse_temporal_by(strings, to, iso_format(to != TypeId::Date32), strict, what,
+                           is_duration(to) ? "an ISO 8601 duration" : "ISO 8601");
 }
 
 ColumnPtr parse_temporal_by(const ColumnPtr& strings, TypeId to, const Format& f, bool strict, const std::string& what,
@@ -205,9 +203,11 @@ ColumnPtr parse_temporal_by(const ColumnPtr& strings, TypeId to, const Format& f
 
 ColumnPtr format_temporal(const ColumnPtr& values, const std::string& format) {
   const TypeId t = values->type();
-  GPUDF_EXPECTS(t == TypeId::Date32 || is_timestamp(t), Dtype,
-                "'dt.toString' is not supported for dtype " + std::string(type_name(t)));
+  GPUDF_EXPECTS(t == TypeId::Date32 || is_timestamp(t) || (is_duration(t) && format.empty()), Dtype,
+                is_duration(t) ? "'dt.toString' of a duration takes no format (it writes ISO 8601)"
+                               : "'dt.toString' is not supported for dtype " + std::string(type_name(t)));
   std::string fmt = format;
+  if (is_duration(t)) fmt = "%Y";  // unused: durations write ISO 8601
   if (fmt.empty()) {
     fmt = t == TypeId::Date32        ? "%Y-%m-%d"
           : t == TypeId::TimestampS  ? "%Y-%m-%d %H:%M:%S"
@@ -270,7 +270,7 @@ std::string value_text(const ColumnPtr& column, int64_t row) {
   }
   ColumnPtr one = std::make_shared<Column>(host->device(), host->type(), 1, host->data(), host->offsets(), nullptr, 0,
                                            host->offset() + row);
-  ColumnPtr text = v.type == TypeId::Date32 || is_timestamp(v.type) ? format_temporal(one, "") : format_number(one);
+  ColumnPtr text = v.type == TypeId::Date32 || is_timestamp(v.type) || is_duration(v.type) ? format_temporal(one, "") : format_number(one);
   return row_text(text, 0);
 }
 

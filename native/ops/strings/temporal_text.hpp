@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/calendar.hpp"
+#include "core/duration_text.hpp"
 #include "core/hd.hpp"
 #include "core/types.hpp"
 
@@ -139,6 +140,7 @@ GPUDF_HD inline int read_name(const char* s, int64_t n, int64_t& pos, int count,
 /// fit the dtype.
 GPUDF_HD inline bool parse_temporal(const Format& f, const char* s, int64_t n, TypeId to, int64_t& out) {
   using namespace detail;
+  if (is_duration(to)) return parse_duration_iso(s, n, ticks_per_second(to), out);  // ISO 8601; no format
   int64_t year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0, nanos = 0, doy = -1;
   int64_t offset = 0, epoch = 0, v = 0;
   int pm = -1;
@@ -380,6 +382,13 @@ GPUDF_HD inline int64_t put_text(char* out, const char* text, int64_t max_len, b
 /// not null); returns the text's byte length.
 GPUDF_HD inline int64_t format_temporal(const Format& f, TypeId from, int64_t value, char* out) {
   using namespace detail;
+  if (is_duration(from)) {  // ISO 8601 ("P1DT2H"); no format
+    char text[kMaxDurationText];
+    const int len = write_duration_iso(text, value, ticks_per_second(from));
+    if (out)
+      for (int k = 0; k < len; ++k) out[k] = text[k];
+    return len;
+  }
   int64_t secs = 0, nanos = 0;
   if (from == TypeId::Date32) {
     secs = value * 86400;

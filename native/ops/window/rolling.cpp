@@ -224,7 +224,7 @@ TypeId rolling_type(TypeId t, RollKind kind, bool weighted) {
     GPUDF_EXPECTS(is_numeric(t) || t == TypeId::Bool, Dtype, what);
     return cum_sum_type(t);
   }
-  GPUDF_EXPECTS(is_numeric(t) || expr::is_temporal_type(t), Dtype, what);
+  GPUDF_EXPECTS(is_numeric(t) || expr::is_temporal_type(t) || is_duration(t), Dtype, what);
   return t;
 }
 

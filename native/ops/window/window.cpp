@@ -90,6 +90,7 @@ TypeId cum_sum_type(TypeId t) {
     case TypeId::Int8: case TypeId::Int16: case TypeId::UInt8: case TypeId::UInt16: return TypeId::Int64;
     case TypeId::Int32: case TypeId::Int64: case TypeId::UInt32: case TypeId::UInt64:
     case TypeId::Float32: case TypeId::Float64: return t;
+    case TypeId::DurationS: case TypeId::DurationMs: case TypeId::DurationUs: case TypeId::DurationNs: return t;
     default: GPUDF_FAIL(Dtype, "'cumSum' is not supported for dtype " + std::string(type_name(t)));
   }
 }
@@ -110,6 +111,10 @@ TypeId diff_type(TypeId t) {
     case TypeId::UInt32: case TypeId::UInt64: return TypeId::Int64;
     case TypeId::Int8: case TypeId::Int16: case TypeId::Int32: case TypeId::Int64: case TypeId::Float32:
     case TypeId::Float64: return t;
+    // Dates and timestamps stay as they are: their difference (sub) is a duration.
+    case TypeId::Date32: case TypeId::TimestampS: case TypeId::TimestampMs: case TypeId::TimestampUs:
+    case TypeId::TimestampNs: case TypeId::DurationS: case TypeId::DurationMs: case TypeId::DurationUs:
+    case TypeId::DurationNs: return t;
     default: GPUDF_FAIL(Dtype, "'diff' is not supported for dtype " + std::string(type_name(t)));
   }
 }

@@ -64,7 +64,7 @@ ColumnPtr cast_to(const ColumnPtr& c, TypeId t, Device& device) {
 }
 
 bool is_numeric_or_temporal(TypeId t) {
-  return (t >= TypeId::Int8 && t <= TypeId::Float64) || expr::is_temporal_type(t);
+  return (t >= TypeId::Int8 && t <= TypeId::Float64) || expr::is_temporal_type(t) || is_duration(t);
 }
 
 int64_t param(const NodeSpec& s, size_t k, int64_t otherwise = 0) { return k < s.params.size() ? s.params[k] : otherwise; }
