@@ -71,6 +71,16 @@ describe("construction, Arrow and printing", () => {
     ]);
   });
 
+  it("Series have the same arithmetic and dt parts", () => {
+    const s = new Series("d", [90_061_001n, null], "duration[ms]");
+    expect(s.dt.totalHours().toArray()).toEqual([25n, null]);
+    expect(s.mul(2).toArray()).toEqual([180_122_002n, null]);
+    expect(s.cast("utf8").toArray()).toEqual(["P1DT1H1M1.001S", null]);
+    const t = new Series("t", [new Date(1000), new Date(5000)]);
+    expect(t.diff().toArray()).toEqual([null, 4000n]);
+    expect(t.sub(t).dtype).toBe("duration[ms]");
+  });
+
   it("toJSON gives the counts as numbers (strings past 2^53)", () => {
     const df = frame([ms([5, null, 2n ** 60n])]);
     expect(JSON.parse(JSON.stringify(df))).toEqual([{ d: 5 }, { d: null }, { d: String(2n ** 60n) }]);
@@ -241,6 +251,13 @@ describe("aggregations and windows", () => {
     expect(values(df, col("d").rollingMax(2))).toEqual([null, 10n, 10n, null, null]);
     expect(df.lazy().select(col("d").mul(2).alias("o")).collectSync().getColumn("o").toArray()).toEqual([2n, 20n, 8n, null, -4n]);
     expect(df.lazy().select(col("d").mul(2).alias("o")).collectSync().dtypes).toEqual(["duration[ms]"]);
+  });
+  it("groupByDynamic aggregates durations per window", () => {
+    const t = frame([new Series("t", [0n, 3_600_000n, 86_400_000n, 90_000_000n], "int64"), ms([5, 7, null, -1])]).select(
+      col("t").cast("timestamp[ms]"), col("d"));
+    const out = t.groupByDynamic("t", { every: "1d" }).agg(col("d").sum().alias("s"), col("d").mean().alias("m"), col("d").max().alias("x"));
+    expect(out.dtypes).toEqual(["timestamp[ms]", "duration[ms]", "duration[ms]", "duration[ms]"]);
+    expect(out.select("s", "m", "x").toRecords()).toEqual([{ s: 12n, m: 6n, x: 7n }, { s: -1n, m: -1n, x: -1n }]);
   });
   it("sorts, groups and joins on duration keys", () => {
     expect(df.sort("d").getColumn("d").toArray()).toEqual([-2n, 1n, 4n, 10n, null]);
