@@ -249,6 +249,10 @@ describe("aggregations and windows", () => {
     expect(values(df, col("d").cumMax().over("g"))).toEqual([1n, 10n, 4n, null, 4n]);
     expect(values(df, col("d").rank())).toEqual([2, 4, 3, null, 1]);
     expect(values(df, col("d").rollingMax(2))).toEqual([null, 10n, 10n, null, null]);
+    expect(values(df, col("d").rollingSum(2, { minPeriods: 1 }))).toEqual([1n, 11n, 14n, 4n, -2n]);
+    expect(values(df, col("d").rollingMean(2, { minPeriods: 1 }))).toEqual([1n, 5n, 7n, 4n, -2n]);
+    expect(dtypeOf(df, col("d").rollingMedian(3))).toBe("duration[ms]");
+    expectCode(() => df.select(col("d").rollingVar(2)), "ERR_DTYPE");
     expect(df.lazy().select(col("d").mul(2).alias("o")).collectSync().getColumn("o").toArray()).toEqual([2n, 20n, 8n, null, -4n]);
     expect(df.lazy().select(col("d").mul(2).alias("o")).collectSync().dtypes).toEqual(["duration[ms]"]);
   });

@@ -216,6 +216,12 @@ bool is_numeric(TypeId t) { return t >= TypeId::Int8 && t <= TypeId::Float64; }
 
 TypeId rolling_type(TypeId t, RollKind kind, bool weighted) {
   const std::string what = "rolling windows are not supported for dtype " + std::string(type_name(t));
+  // Durations roll as their counts and stay durations (float kinds truncated toward zero); the
+  // variance would be in the unit squared.
+  if (is_duration(t)) {
+    GPUDF_EXPECTS(kind != RollKind::Var, Dtype, what);
+    return t;
+  }
   if (weighted || (kind != RollKind::Sum && kind != RollKind::Min && kind != RollKind::Max)) {
     GPUDF_EXPECTS(is_numeric(t), Dtype, what);
     return t == TypeId::Float32 ? TypeId::Float32 : TypeId::Float64;
