@@ -17,12 +17,14 @@ using namespace gpudf::testing;
 
 namespace {
 
-/// Every match as "[b,e)" plus its groups "g1=b:e".
-std::string spans(const std::string& pattern, const std::string& s) {
-  Regex rx = compile_regex(pattern);
+/// Every match as "[b,e)" plus its groups "g1=b:e", by the Pike VM alone or with the
+/// backtracker taking rows under `budget` (instructions x (length + 1)).
+std::string spans_by(const Regex& rx, const std::string& s, int64_t budget) {
   const int32_t k = 2 * (rx.groups + 1);
   std::vector<int64_t> scratch(size_t(pike_scratch_bytes(rx.view().num_insts, k) / 8 + 1));
+  std::vector<int64_t> bt(size_t(backtrack_scratch_bytes(budget) / 8 + 1));
   PikeVM vm(rx.view(), k, scratch.data());
+  if (budget > 0) vm.use_backtracker(bt.data(), budget);
   std::string out;
   rx_for_each(vm, s.data(), int64_t(s.size()), -1, [&](int64_t b, int64_t e) {
     out += "[" + std::to_string(b) + "," + std::to_string(e) + ")";
@@ -30,6 +32,14 @@ std::string spans(const std::string& pattern, const std::string& s) {
       out += " g" + std::to_string(g) + "=" + std::to_string(vm.slots()[2 * g]) + ":" + std::to_string(vm.slots()[2 * g + 1]);
   });
   return out;
+}
+
+/// spans_by with the VM; every hand-checked case also requires the backtracker to agree.
+std::string spans(const std::string& pattern, const std::string& s) {
+  Regex rx = compile_regex(pattern);
+  const std::string vm = spans_by(rx, s, 0);
+  const std::string bt = spans_by(rx, s, 1 << 22);
+  return vm == bt ? vm : "the backtracker gives " + bt + " where the VM gives " + vm;
 }
 
 std::string error_of(const std::string& pattern) {
@@ -134,6 +144,46 @@ TEST(regex, pathological_pattern_is_linear) {
   EXPECT_EQ(spans("(a*)*b", many), std::string(""));
   EXPECT_EQ(spans("(a|aa)*c", many), std::string(""));
   EXPECT_EQ(spans("(?:a*)*$", many), std::string("[0,100000)"));
+}
+
+TEST(regex, backtracker_matches_the_vm_on_random_patterns) {
+  // Patterns from a small grammar (classes, alternation, greedy and lazy repeats, groups,
+  // anchors, boundaries) over strings of a few letters, so that most patterns match somewhere
+  // and the two matchers' priorities are tested, not just "no match".
+  uint32_t state = 12345;
+  auto next = [&](uint32_t m) {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state % m;
+  };
+  const char* atoms[] = {"a", "b", "[ab]", "[^a]", ".", "\\d", "\\w", "x?", "(a|ab)", "(?:b|)", "\\b", "^", "$", "(a*)", "(b+?)"};
+  const char* reps[] = {"", "", "*", "+", "?", "*?", "+?", "{1,2}", "{2}"};
+  int32_t checked = 0;
+  for (int t = 0; t < 600; ++t) {
+    std::string pat;
+    const uint32_t parts = 1 + next(4);
+    for (uint32_t p = 0; p < parts; ++p) {
+      std::string atom = atoms[next(15)];
+      if (next(4) == 0) atom = "(" + atom + std::string(atoms[next(15)]) + ")";
+      pat += atom + reps[next(9)];
+      if (next(6) == 0) pat += "|";
+    }
+    Regex rx;
+    try {
+      rx = compile_regex(pat);
+    } catch (const Error&) {
+      continue;  // e.g. a repeat of an assertion
+    }
+    for (int r = 0; r < 8; ++r) {
+      std::string s;
+      const uint32_t len = next(12);
+      for (uint32_t c = 0; c < len; ++c) s += "ab1 x\n"[next(6)];
+      EXPECT_EQ(spans_by(rx, s, 1 << 22), spans_by(rx, s, 0));
+      ++checked;
+    }
+  }
+  EXPECT_TRUE(checked > 3000);
 }
 
 TEST(regex, literal_fast_paths) {

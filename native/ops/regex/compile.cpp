@@ -32,6 +32,12 @@ class Emitter {
 
   int32_t set_inst(const CharSet& s) {
     if (s.r.size() == 1 && s.r[0].first == s.r[0].second) return inst(RxOp::Char, int32_t(s.r[0].first));
+    // The class's ASCII members as a 128-bit map (two pairs' worth of words) just before its
+    // ranges, so the matchers test ASCII code points with one load (rx_class_has).
+    uint32_t ascii[4] = {0, 0, 0, 0};
+    for (const auto& x : s.r)
+      for (uint32_t c = x.first; c <= x.second && c < 0x80; ++c) ascii[c >> 5] |= 1u << (c & 31);
+    for (uint32_t w : ascii) rx_.ranges.push_back(w);
     const int32_t begin = int32_t(rx_.ranges.size() / 2);
     for (const auto& x : s.r) {
       rx_.ranges.push_back(x.first);
@@ -48,11 +54,7 @@ class Emitter {
         else inst(RxOp::Char, int32_t(a.cp));
         return;
       case Ast::Kind::Class:
-        if (a.set.r.empty()) {
-          // Matches nothing: a class no code point is in.
-          inst(RxOp::Class, 0, 0);
-          return;
-        }
+        // An empty set matches nothing: a class no code point is in.
         set_inst(a.set);
         return;
       case Ast::Kind::Any: inst(a.dotnl ? RxOp::AnyNL : RxOp::Any); return;

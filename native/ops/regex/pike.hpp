@@ -73,10 +73,30 @@ GPUDF_HD inline bool rx_in_ranges(const uint32_t* r, int32_t begin, int32_t coun
   return lo < count && r[2 * (begin + lo)] <= cp;
 }
 
+/// Whether cp is in the class of instruction {Class, x, y}: ASCII through the class's bitmap
+/// (the four words before its ranges, compile.cpp), the rest by binary search.
+GPUDF_HD inline bool rx_class_has(const uint32_t* r, int32_t x, int32_t y, uint32_t cp) {
+  if (cp < 0x80) return (r[2 * (x - 2) + (cp >> 5)] >> (cp & 31)) & 1u;
+  return rx_in_ranges(r, x, y, cp);
+}
+
 GPUDF_HD inline bool rx_is_word(const RegexView& rx, uint32_t cp) {
   if (cp == kNoChar || cp == kBadUnit) return false;
   if (cp < 0x80) return (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z') || cp == '_';
   return rx_in_ranges(rx.ranges, rx.word_begin, rx.word_count, cp);
+}
+
+/// One entry of the backtracker's stack: explore (pc, pos), or (pc < 0) restore slot -pc-1 to pos.
+struct BacktrackEntry {
+  int32_t pc;
+  int32_t pos;
+};
+
+/// The memory the backtracker needs to handle rows where instructions x (row length + 1) is at
+/// most `budget` (visited bits, and a stack that holds at most one entry per visit plus one
+/// start per position).
+GPUDF_HD inline int64_t backtrack_scratch_bytes(int64_t budget) {
+  return (budget + 63) / 64 * 8 + 2 * (budget + 2) * int64_t(sizeof(BacktrackEntry));
 }
 
 struct PikeEntry {
@@ -113,6 +133,17 @@ class PikeVM {
     out_ = base;
   }
 
+  /// Lets search() answer rows with instructions x (length + 1) <= budget by a bounded
+  /// backtracker over `scratch` (backtrack_scratch_bytes(budget)) instead of the VM: the same
+  /// leftmost-first match and slots, found depth-first with every (instruction, position)
+  /// visited at most once, so still linear, but without stepping every thread at every
+  /// character. For short rows that is several times faster.
+  GPUDF_HD void use_backtracker(void* scratch, int64_t budget) {
+    bt_budget_ = budget;
+    bt_visited_ = static_cast<uint64_t*>(scratch);
+    bt_stack_ = reinterpret_cast<BacktrackEntry*>(bt_visited_ + (budget + 63) / 64);
+  }
+
   /// The slots of the last match found (out_[0], out_[1]: its bounds; -1 for a group that
   /// did not take part).
   GPUDF_HD const int64_t* slots() const { return out_; }
@@ -131,6 +162,7 @@ class PikeVM {
       if (k_ == 0) return true;
     }
     if (rx_.anchored && from > 0) return false;
+    if (bt_budget_ > 0 && int64_t(rx_.num_insts) * (n - from + 1) <= bt_budget_) return backtrack(s, n, from);
     List* clist = &list_[0];
     List* nlist = &list_[1];
     clear(*clist);
@@ -183,7 +215,7 @@ class PikeVM {
             t = clist->size;  // lower-priority threads are cut
             break;
           case RxOp::Char: step = cp == uint32_t(in.x); break;
-          case RxOp::Class: step = cp != kNoChar && rx_in_ranges(rx_.ranges, in.x, in.y, cp); break;
+          case RxOp::Class: step = cp != kNoChar && rx_class_has(rx_.ranges, in.x, in.y, cp); break;
           case RxOp::Any: step = cp != kNoChar && cp != '\n'; break;
           case RxOp::AnyNL: step = cp != kNoChar; break;
           default: break;
@@ -219,6 +251,100 @@ class PikeVM {
   PikeEntry* stack_;
   int64_t* cur_;
   int64_t* out_;
+  int64_t bt_budget_ = 0;
+  uint64_t* bt_visited_ = nullptr;
+  BacktrackEntry* bt_stack_ = nullptr;
+
+  /// search() by depth-first backtracking (see use_backtracker). A state (pc, pos) that was
+  /// visited cannot lead to a match when reached again: its first visit either matched (and the
+  /// search returned) or failed, and captures never decide success. So one visited set serves
+  /// every start position, and each start is tried in order, the first match being leftmost.
+  GPUDF_HD bool backtrack(const char* s, int64_t n, int64_t from) {
+    const int64_t width = n - from + 1;
+    const int64_t words = (int64_t(rx_.num_insts) * width + 63) / 64;
+    for (int64_t w = 0; w < words; ++w) bt_visited_[w] = 0;
+    int32_t len = 0;
+    for (int64_t p = from; p <= n;) {
+      if (rx_.anchored && p > 0) return false;
+      if (rx_.prefix_len > 0) {
+        const int64_t at = rx_find_bytes(s, n, p, rx_.prefix, rx_.prefix_len);
+        if (at < 0) return false;
+        p = at;
+      } else if (rx_.can_skip) {
+        while (p < n && !starts(s[p])) p += uint8_t(s[p]) < 0x80 ? 1 : (rx_decode(s, n, p, &len), len);
+        if (p >= n) return false;
+      }
+      if (backtrack_at(s, n, from, width, p)) return true;
+      if (p >= n) return false;
+      rx_decode(s, n, p, &len);
+      p += len;
+    }
+    return false;
+  }
+
+  GPUDF_HD bool backtrack_at(const char* s, int64_t n, int64_t from, int64_t width, int64_t start) {
+    for (int32_t j = 0; j < k_; ++j) cur_[j] = -1;
+    int64_t sp = 0;
+    bt_stack_[sp++] = BacktrackEntry{0, int32_t(start)};
+    while (sp > 0) {
+      const BacktrackEntry e = bt_stack_[--sp];
+      if (e.pc < 0) {
+        cur_[-e.pc - 1] = e.pos;
+        continue;
+      }
+      int32_t pc = e.pc;
+      int64_t pos = e.pos;
+      for (;;) {
+        const int64_t bit = int64_t(pc) * width + (pos - from);
+        uint64_t& word = bt_visited_[bit >> 6];
+        const uint64_t mask = uint64_t(1) << (bit & 63);
+        if (word & mask) break;
+        word |= mask;
+        const Inst in = rx_.insts[pc];
+        if (in.op <= RxOp::AnyNL) {
+          if (pos >= n) break;
+          int32_t len;
+          const uint32_t cp = rx_decode(s, n, pos, &len);
+          const bool ok = in.op == RxOp::Char    ? cp == uint32_t(in.x)
+                          : in.op == RxOp::Class ? rx_class_has(rx_.ranges, in.x, in.y, cp)
+                          : in.op == RxOp::Any   ? cp != '\n'
+                                                 : true;
+          if (!ok) break;
+          ++pc;
+          pos += len;
+          continue;
+        }
+        if (in.op == RxOp::Split) {
+          bt_stack_[sp++] = BacktrackEntry{in.y, int32_t(pos)};
+          pc = in.x;
+          continue;
+        }
+        if (in.op == RxOp::Jmp) {
+          pc = in.x;
+          continue;
+        }
+        if (in.op == RxOp::Save) {
+          if (in.x < k_) {
+            bt_stack_[sp++] = BacktrackEntry{-in.x - 1, int32_t(cur_[in.x])};
+            cur_[in.x] = pos;
+          }
+          ++pc;
+          continue;
+        }
+        if (in.op == RxOp::Assert) {
+          int32_t len;
+          const uint32_t cp = pos < n ? rx_decode(s, n, pos, &len) : kNoChar;
+          if (!holds(RxAssert(in.x), s, n, pos, rx_decode_before(s, n, pos), cp)) break;
+          ++pc;
+          continue;
+        }
+        // Match
+        for (int32_t j = 0; j < k_; ++j) out_[j] = cur_[j];
+        return true;
+      }
+    }
+    return false;
+  }
 
   GPUDF_HD void clear(List& l) const {
     l.size = 0;

@@ -2,7 +2,9 @@
 // blocks over cpu_pool() (validity bytes are never shared between workers), one Pike VM scratch
 // buffer per block run. String results take two passes: every row's length, then the bytes at
 // the scanned offsets.
+#include <algorithm>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "core/bitmask.hpp"
@@ -43,6 +45,9 @@ namespace detail {
 namespace {
 
 constexpr int64_t kBlockRows = 64;
+/// Rows where instructions x (length + 1) stays under this go to the backtracker (pike.hpp):
+/// 32 Kbit of visited states, about 0.5 MB of scratch per worker.
+constexpr int64_t kBacktrackBudget = 1 << 15;
 
 /// fn(vm, first_row, end_row) over 64-row blocks on the pool, each with its own scratch.
 template <typename F>
@@ -50,10 +55,14 @@ void blocks(const RegexCall& call, int64_t n, F&& fn) {
   const RegexView rv = call.rx->view();
   const int32_t k = regex_slots(call);
   const int64_t words = pike_scratch_bytes(rv.num_insts, k) / 8 + 1;
+  const int64_t bt_words = backtrack_scratch_bytes(kBacktrackBudget) / 8 + 1;
   const int64_t nblocks = (n + kBlockRows - 1) / kBlockRows;
   cpu_pool().parallel_for(nblocks, 4, [&](int64_t b0, int64_t b1) {
     std::vector<int64_t> scratch(size_t(words), 0);
+    // Not initialised: the backtracker clears the visited bits it uses on each search.
+    const auto bt_scratch = std::make_unique_for_overwrite<int64_t[]>(size_t(bt_words));
     PikeVM vm(rv, k, scratch.data());
+    vm.use_backtracker(bt_scratch.get(), kBacktrackBudget);
     fn(vm, b0 * kBlockRows, std::min(n, b1 * kBlockRows));
   });
 }
@@ -87,8 +96,9 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
   }
   TemplateView tv;
   if (call.tmpl) tv = TemplateView{call.tmpl->pieces.data(), int32_t(call.tmpl->pieces.size()), call.tmpl->text.data()};
-  // Pass 1: lengths (-1: a null result).
+  // Pass 1: lengths (-1: a null result); extract keeps where its group begins for pass 2.
   std::vector<int64_t> size(size_t(n) + 1, 0);
+  std::vector<int64_t> begin(call.fn == RegexFn::Replace ? 0 : size_t(n));
   blocks(call, n, [&](PikeVM& vm, int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) {
       int64_t& out = size[size_t(i)];
@@ -100,7 +110,7 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
         out = rx_replace(vm, s, len, tv, call.limit, nullptr);
       } else {
         int64_t b, e;
-        if (rx_extract(vm, s, len, call.group, &b, &e)) out = e - b;
+        if (rx_extract(vm, s, len, call.group, &b, &e)) out = e - b, begin[size_t(i)] = b;
       }
     }
   });
@@ -128,10 +138,8 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
       char* d = dst ? dst + start[size_t(i)] : nullptr;
       if (call.fn == RegexFn::Replace) {
         if (d) rx_replace(vm, s, len, tv, call.limit, d);
-      } else {
-        int64_t b, e;
-        if (d && rx_extract(vm, s, len, call.group, &b, &e))
-          for (int64_t k = b; k < e; ++k) d[k - b] = s[k];
+      } else if (d) {
+        std::copy_n(s + begin[size_t(i)], size[size_t(i)], d);
       }
     }
   });
