@@ -65,6 +65,13 @@ class HybridDecoder {
     GPUDF_EXPECTS(bit_width >= 0 && bit_width <= 32, Parquet, std::string(what) + ": bit width above 32");
   }
 
+  /// True when the next n values are one RLE run (its value in `value`); consumes nothing.
+  bool run_covers(int64_t n, uint32_t& value) {
+    if (run_left_ == 0) next_run();
+    value = rle_value_;
+    return rle_ && run_left_ >= n;
+  }
+
   /// Writes the next n values to out; ERR_PARQUET when the runs end first.
   void get(uint32_t* out, int64_t n) {
     while (n > 0) {
@@ -74,7 +81,18 @@ class HybridDecoder {
         for (int64_t i = 0; i < k; ++i) out[i] = rle_value_;
       } else {
         const size_t nbytes = size_t(packed_end_ - packed_);
-        for (int64_t i = 0; i < k; ++i, bit_ += uint64_t(width_)) out[i] = uint32_t(read_bits(packed_, nbytes, bit_, width_));
+        int64_t i = 0;
+        if (width_ > 0 && nbytes >= 8) {
+          // Values whose 8-byte window lies inside the run: one unaligned load each, no checks.
+          const uint64_t safe_end = uint64_t(nbytes - 7) * 8;
+          const uint64_t mask = (uint64_t(1) << width_) - 1;
+          for (; i < k && bit_ < safe_end; ++i, bit_ += uint64_t(width_)) {
+            uint64_t w;
+            std::memcpy(&w, packed_ + (bit_ >> 3), 8);
+            out[i] = uint32_t((w >> (bit_ & 7)) & mask);
+          }
+        }
+        for (; i < k; ++i, bit_ += uint64_t(width_)) out[i] = uint32_t(read_bits(packed_, nbytes, bit_, width_));
       }
       out += k;
       n -= k;

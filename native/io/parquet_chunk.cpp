@@ -52,18 +52,18 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
 
 namespace {
 
-/// Scratch reused across a chunk's pages.
-struct Scratch {
-  PageBuffer page;
-  std::vector<uint8_t> dense;
-  std::vector<uint32_t> levels, lens;
-};
+using Scratch = ChunkScratch;
 
 /// Definition levels of n rows (bit width 1: flat optional columns) into s.levels; the count of
-/// valid rows.
+/// valid rows. A page whose levels are one run of valid rows leaves s.levels unwritten (callers
+/// read them only when some row is null).
 int64_t read_levels(const uint8_t* p, const uint8_t* end, int64_t n, int max_def, Scratch& s) {
+  if (n == 0) return 0;
+  HybridDecoder dec(p, end, bit_width_of(uint64_t(max_def)), "definition levels");
+  uint32_t run;
+  if (dec.run_covers(n, run) && run == uint32_t(max_def)) return n;
   s.levels.resize(size_t(n));
-  HybridDecoder(p, end, bit_width_of(uint64_t(max_def)), "definition levels").get(s.levels.data(), n);
+  dec.get(s.levels.data(), n);
   int64_t valid = 0;
   for (int64_t i = 0; i < n; ++i) {
     const uint32_t l = s.levels[size_t(i)];
@@ -73,10 +73,16 @@ int64_t read_levels(const uint8_t* p, const uint8_t* end, int64_t n, int max_def
   return valid;
 }
 
-/// Writes `take` rows of a decoded page (valid values dense in s) at row `row` of out.
-void scatter(const ColumnSchema& c, const Scratch& s, bool has_levels, int64_t take, int64_t row, ChunkOut& out) {
+/// Writes `take` rows of a decoded page (valid values dense in s) at row `row` of out;
+/// `has_nulls`: the page has null rows (its levels are in s.levels).
+void scatter(const ColumnSchema& c, const Scratch& s, bool has_nulls, int64_t take, int64_t row, ChunkOut& out) {
   const int max_def = c.max_def;
-  auto valid_at = [&](int64_t i) { return !has_levels || s.levels[size_t(i)] == uint32_t(max_def); };
+  auto valid_at = [&](int64_t i) { return !has_nulls || s.levels[size_t(i)] == uint32_t(max_def); };
+  if (has_nulls && !out.valid_written) {  // the rows before this page were all valid
+    std::memset(out.valid, 1, size_t(row));
+    out.valid_written = true;
+  }
+  uint8_t* const valid = out.valid_written ? out.valid : nullptr;
   if (is_string(c.dtype)) {
     // The bytes were appended to out.bytes by the decoder; offsets from the lengths.
     int64_t* off = out.offsets.data() + row;
@@ -86,7 +92,7 @@ void scatter(const ColumnSchema& c, const Scratch& s, bool has_levels, int64_t t
       const bool v = valid_at(i);
       if (v) pos += s.lens[j++];
       else ++out.nulls;
-      if (out.valid) out.valid[row + i] = v;
+      if (valid) valid[row + i] = v;
       off[i + 1] = pos;
     }
     return;
@@ -96,15 +102,15 @@ void scatter(const ColumnSchema& c, const Scratch& s, bool has_levels, int64_t t
   uint8_t* dst = out.values + size_t(row) * dw;
   const uint8_t* src = s.dense.data();
   const bool var_src = c.physical == Physical::ByteArray;  // decimals in BYTE_ARRAY
-  if (!has_levels && c.conv == Conv::Copy) {
+  if (!has_nulls && c.conv == Conv::Copy) {
     std::memcpy(dst, src, size_t(take) * dw);
-    if (out.valid) std::memset(out.valid + row, 1, size_t(take));
+    if (valid) std::memset(valid + row, 1, size_t(take));
     return;
   }
   size_t j = 0, byte_pos = 0;
   for (int64_t i = 0; i < take; ++i) {
     const bool v = valid_at(i);
-    if (out.valid) out.valid[row + i] = v;
+    if (valid) valid[row + i] = v;
     if (!v) {
       std::memset(dst + size_t(i) * dw, 0, dw);
       ++out.nulls;
@@ -149,10 +155,16 @@ void decode_values(const ColumnSchema& c, int32_t encoding, ByteReader in, int64
 
 }  // namespace
 
-void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t rows,
-                  int64_t group_rows, ChunkOut& out) {
-  if (is_string(c.dtype)) out.offsets.assign(size_t(rows) + 1, 0);
-  Scratch s;
+void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows,
+                  ChunkOut& out, ChunkScratch& s) {
+  const int64_t rows = out.rows;
+  if (is_string(c.dtype)) {
+    out.offsets.assign(size_t(rows) + 1, 0);
+    out.bytes.reserve(size_t(std::max<int64_t>(0, out.bytes_hint)));
+  }
+  // Fixed-width values stored as the column keeps them decode straight into the column.
+  const bool direct = !is_string(c.dtype) && c.physical != Physical::ByteArray && c.conv == Conv::Copy &&
+                      stored_width(c) == value_width(c.dtype);
   PageDictionary dict;
   bool have_dict = false;
   size_t pos = 0;
@@ -211,18 +223,24 @@ void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_
       GPUDF_EXPECTS(h.is_compressed || packed == raw, Parquet, "an uncompressed v2 page whose sizes disagree");
       values = ByteReader{p, p + raw};
     }
+    const int64_t take = std::min<int64_t>(n, rows - done);
+    const bool has_nulls = valid < n;
+    if (direct && !has_nulls && take == n) {
+      decode_fixed(c, h.encoding, values, n, have_dict ? &dict : nullptr, out.values + size_t(done) * size_t(stored_width(c)));
+      if (out.valid_written) std::memset(out.valid + done, 1, size_t(n));
+      done += n;
+      continue;
+    }
     const size_t bytes_before = out.bytes.size();
     decode_values(c, h.encoding, values, valid, have_dict ? &dict : nullptr, s, out);
-    const int64_t take = std::min<int64_t>(n, rows - done);
-    const bool has_levels = c.max_def > 0;
     if (take < n && is_string(c.dtype)) {
       // Only the first `take` rows are wanted: drop the bytes of the values after them.
       int64_t keep = 0, j = 0;
       for (int64_t i = 0; i < take; ++i)
-        if (!has_levels || s.levels[size_t(i)] == uint32_t(c.max_def)) keep += s.lens[size_t(j++)];
+        if (!has_nulls || s.levels[size_t(i)] == uint32_t(c.max_def)) keep += s.lens[size_t(j++)];
       out.bytes.resize(bytes_before + size_t(keep));
     }
-    scatter(c, s, has_levels, take, done, out);
+    scatter(c, s, has_nulls, take, done, out);
     done += n;
   }
   GPUDF_EXPECTS(rows < group_rows || done == group_rows, Parquet,

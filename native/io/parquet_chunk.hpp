@@ -16,7 +16,11 @@ namespace gpudf::parquet {
 /// Where a chunk's rows go.
 struct ChunkOut {
   uint8_t* values = nullptr;        // fixed-width dtypes: the column's values at the chunk's first row
-  uint8_t* valid = nullptr;         // optional columns: one byte per row (1: valid), else nullptr
+  uint8_t* valid = nullptr;         // optional columns: one byte per row (1: valid), else nullptr;
+                                    // left unwritten while every row so far is valid (see valid_written)
+  bool valid_written = false;       // true once the chunk met a null: valid[0, rows) is then filled
+  int64_t rows = 0;                 // the rows wanted from the chunk
+  int64_t bytes_hint = 0;           // strings: bytes to reserve before the first page (an estimate)
   std::vector<int64_t> offsets;     // strings: rows + 1 offsets into bytes (filled here)
   std::string bytes;
   int64_t nulls = 0;
@@ -39,6 +43,14 @@ class PageBuffer {
   size_t cap_ = 0;
 };
 
+/// Buffers one worker reuses from chunk to chunk (decompressed pages, decoded levels and values),
+/// so a read does not fault in fresh pages for every chunk.
+struct ChunkScratch {
+  PageBuffer page;
+  std::vector<uint8_t> dense;
+  std::vector<uint32_t> levels, lens;
+};
+
 /// Decompresses src[0, n) of `codec` into exactly dst_size bytes: src itself when uncompressed,
 /// else into buf. ERR_PARQUET naming the codec when it fails, or when its library is missing.
 const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_size, PageBuffer& buf);
@@ -46,8 +58,8 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
 /// True when `codec` can be read in this process; else `library` names what is missing.
 bool codec_readable(Codec codec, std::string& library);
 
-/// Decodes the first `rows` rows (of `group_rows`) of the chunk whose pages are [data, data + size).
-void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t rows,
-                  int64_t group_rows, ChunkOut& out);
+/// Decodes the first out.rows rows (of `group_rows`) of the chunk whose pages are [data, data + size).
+void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows,
+                  ChunkOut& out, ChunkScratch& s);
 
 }  // namespace gpudf::parquet

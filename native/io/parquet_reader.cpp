@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 #include "core/bitmask.hpp"
@@ -123,8 +124,8 @@ struct OutColumn {
   const ColumnSchema* schema;
   int64_t rows = 0;
   BufferPtr values;
-  std::vector<uint8_t> valid;
-  std::vector<ChunkOut> chunks;  // one per row group read
+  std::unique_ptr<uint8_t[]> valid;  // one byte per row, written only by the chunks that met a null
+  std::vector<ChunkOut> chunks;      // one per row group read
 };
 
 ColumnPtr assemble(OutColumn& oc) {
@@ -133,9 +134,11 @@ ColumnPtr assemble(OutColumn& oc) {
   for (const ChunkOut& ch : oc.chunks) nulls += ch.nulls;
   BufferPtr validity;
   if (nulls > 0) {
+    for (const ChunkOut& ch : oc.chunks)
+      if (!ch.valid_written) std::memset(ch.valid, 1, size_t(ch.rows));
     validity = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, bitmap_bytes(oc.rows))));
     uint8_t* bits = static_cast<uint8_t*>(validity->data());
-    const uint8_t* v = oc.valid.data();
+    const uint8_t* v = oc.valid.get();
     cpu_pool().parallel_for(bitmap_bytes(oc.rows), 1 << 16, [&](int64_t a, int64_t b) {
       for (int64_t k = a; k < b; ++k) {
         uint8_t byte = 0;
@@ -146,7 +149,7 @@ ColumnPtr assemble(OutColumn& oc) {
       }
     });
   }
-  oc.valid = std::vector<uint8_t>();
+  oc.valid.reset();
   if (!is_string(c.dtype)) return std::make_shared<Column>(cpu_device(), c.dtype, oc.rows, oc.values, nullptr, validity, nulls);
   int64_t total = 0;
   std::vector<int64_t> byte_base, row_base;
@@ -237,11 +240,15 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
     if (!is_string(oc.schema->dtype)) {
       oc.values = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, rows * value_width(oc.schema->dtype))));
     }
-    if (oc.schema->max_def > 0) oc.valid.resize(size_t(rows));
+    if (oc.schema->max_def > 0) oc.valid = std::make_unique_for_overwrite<uint8_t[]>(size_t(std::max<int64_t>(1, rows)));
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       ChunkOut& ch = oc.chunks[gi];
+      ch.rows = take[gi];
       if (oc.values) ch.values = static_cast<uint8_t*>(oc.values->data()) + size_t(row0[gi]) * size_t(value_width(oc.schema->dtype));
-      if (oc.schema->max_def > 0) ch.valid = oc.valid.data() + row0[gi];
+      if (oc.schema->max_def > 0) ch.valid = oc.valid.get() + row0[gi];
+      const ColumnChunkMeta& cm = meta.row_groups[size_t(groups[gi])].columns[size_t(oc.schema->leaf)];
+      // PLAIN strings take less than their pages; dictionary-encoded ones may take more (growth).
+      if (take[gi] == meta.row_groups[size_t(groups[gi])].num_rows) ch.bytes_hint = cm.total_uncompressed_size;
     }
   }
 
@@ -261,6 +268,7 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
   std::mutex progress_mutex;
   cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
     std::vector<uint8_t> buf;
+    ChunkScratch scratch;
     for (int64_t t = a; t < b; ++t) {
       const Task& task = tasks[size_t(t)];
       OutColumn& oc = out[task.col];
@@ -274,7 +282,7 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
         if (cm.dictionary_page_offset > 0 && cm.dictionary_page_offset < start) start = cm.dictionary_page_offset;
         const size_t n = size_t(cm.total_compressed_size);
         const uint8_t* p = file.bytes(start, n, buf);
-        decode_chunk(*oc.schema, cm.codec, p, n, take[task.group], rg.num_rows, oc.chunks[task.group]);
+        decode_chunk(*oc.schema, cm.codec, p, n, rg.num_rows, oc.chunks[task.group], scratch);
       } catch (...) {
         rethrow_with(file.name() + ": column '" + oc.schema->name + "', row group " + std::to_string(g));
       }

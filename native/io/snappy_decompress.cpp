@@ -1,6 +1,8 @@
 // Snappy block decoding: the uncompressed length (a varint), then literals and back-references.
 // Every length is checked against the bytes left on both sides and every offset against the
 // bytes written, so malformed input fails instead of reading or writing out of bounds.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "io/snappy.hpp"
@@ -34,7 +36,11 @@ bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
         ip += bytes;
       }
       if (size_t(end - ip) < len || size_t(out_end - op) < len) return false;
-      std::memcpy(op, ip, len);
+      if (len <= 16 && size_t(end - ip) >= 16 && size_t(out_end - op) >= 16) {
+        std::memcpy(op, ip, 16);  // short literal with room on both sides: one fixed-size copy
+      } else {
+        std::memcpy(op, ip, len);
+      }
       ip += len;
       op += len;
       continue;
@@ -56,7 +62,27 @@ bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
     }
     if (offset == 0 || offset > size_t(op - dst) || size_t(out_end - op) < len) return false;
     const uint8_t* from = op - offset;
-    if (offset >= len) {
+    if (size_t(out_end - op) >= len + 8) {
+      // With room after the copy: a short period is doubled by 8-byte stores until it is at
+      // least 8, then 8 bytes at a time, each read from bytes already written. Steps may write
+      // up to 7 bytes past the copy, which later tags overwrite.
+      uint8_t* d = op;
+      size_t left = len;
+      while (size_t(d - from) < 8) {
+        uint64_t w;
+        std::memcpy(&w, from, 8);  // its first d - from bytes are the period
+        std::memcpy(d, &w, 8);
+        const size_t period = size_t(d - from);
+        if (left <= period) {
+          left = 0;
+          break;
+        }
+        left -= period;
+        d += period;
+      }
+      for (const uint8_t* s = from; left > 0; d += 8, s += 8, left -= std::min<size_t>(left, 8))
+        std::memcpy(d, s, 8);
+    } else if (offset >= len) {
       std::memcpy(op, from, len);
     } else {
       for (size_t i = 0; i < len; ++i) op[i] = from[i];  // the copy overlaps what it writes

@@ -2,6 +2,7 @@
 // malformed bytes, the Snappy decoder against the compressor, the hybrid and delta decoders on
 // hand-assembled bytes, and whole files written by the native writer read back through the
 // native reader (every decoded value compared, nulls included), and cut at every length.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -166,5 +167,69 @@ TEST(parquet_reader, native_files_read_back_exactly_and_every_truncation_is_an_e
       EXPECT_THROW_CODE(parquet::ParquetFile::from_memory(reinterpret_cast<const uint8_t*>(t.data()), t.size(), "cut"),
                         ErrorCode::Parquet);
     }
+  }
+}
+
+TEST(parquet_reader, nulls_met_late_in_a_chunk_or_only_in_some_row_groups_read_back_exactly) {
+  // Row groups of 300000 rows, several pages each (the writer cuts a page at about 1 MB): group 0
+  // has no null, group 1 one null in its third page only (the rows before it were decoded
+  // without validity and must read as valid), group 2 a null every 1000 rows.
+  const int64_t n = 900000;
+  std::vector<int64_t> i64;
+  std::vector<int32_t> i32;
+  std::vector<bool> valid;
+  std::vector<std::optional<std::string>> sv;
+  for (int64_t i = 0; i < n; ++i) {
+    const bool v = i < 300000 ? true : i < 600000 ? i != 580001 : i % 1000 != 3;
+    i64.push_back(i * 7919 - 3);
+    i32.push_back(int32_t(i % 100003) - 50000);
+    valid.push_back(v);
+    sv.push_back(v ? std::optional<std::string>("v" + std::to_string(i % 4099)) : std::nullopt);
+  }
+  const ColumnPtr a = host_column<int64_t>(TypeId::Int64, i64, valid);
+  const ColumnPtr b = host_column<int32_t>(TypeId::Int32, i32, valid);
+  const ColumnPtr s = host_strings(TypeId::Utf8, sv);
+  const std::string file = write_file({"a", "b", "s"}, {a, b, s}, parquet::Codec::Snappy, 300000);
+  parquet::ParquetFile f = parquet::ParquetFile::from_memory(reinterpret_cast<const uint8_t*>(file.data()), file.size(), "mem");
+  EXPECT_EQ(f.meta().row_groups.size(), size_t(3));
+  parquet::ParquetReadOptions o;
+  parquet::ParquetResult r = parquet::read_parquet(f, o, cpu_device());
+  EXPECT_EQ(r.columns[0]->null_count(), a->null_count());
+  EXPECT_TRUE(read_values<int64_t>(r.columns[0]) == read_values<int64_t>(a));
+  EXPECT_TRUE(read_values<int32_t>(r.columns[1]) == read_values<int32_t>(b));
+  EXPECT_TRUE(read_strings(r.columns[2]) == sv);
+  // Only the first 590000 rows: group 1 cut after its null.
+  o.n_rows = 590000;
+  parquet::ParquetResult cut = parquet::read_parquet(f, o, cpu_device());
+  const auto want = read_values<int64_t>(a);
+  const auto got = read_values<int64_t>(cut.columns[0]);
+  EXPECT_EQ(got.size(), size_t(590000));
+  EXPECT_TRUE(std::equal(got.begin(), got.end(), want.begin()));
+  EXPECT_EQ(cut.columns[1]->null_count(), int64_t(1));
+  const auto strs = read_strings(cut.columns[2]);
+  EXPECT_TRUE(std::equal(strs.begin(), strs.end(), sv.begin()));
+}
+
+TEST(parquet_reader, snappy_decoder_fast_copies_match_on_random_repetitive_bytes) {
+  // Literals of every short length and back-references at offsets 1..40 (the 8-byte and the
+  // byte-by-byte copies), checked byte for byte.
+  uint32_t x = 12345;
+  auto next = [&] { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x; };
+  for (int round = 0; round < 40; ++round) {
+    std::string in;
+    while (in.size() < size_t(20000 + round * 997)) {
+      const uint32_t r = next();
+      if (in.size() > 64 && r % 3 != 0) {
+        const size_t off = 1 + next() % 40, len = 1 + next() % 70;
+        for (size_t k = 0; k < len; ++k) in.push_back(in[in.size() - off]);
+      } else {
+        for (uint32_t k = 0, len = 1 + next() % 20; k < len; ++k) in.push_back(char('a' + next() % 6));
+      }
+    }
+    std::string packed;
+    snappy::compress(reinterpret_cast<const uint8_t*>(in.data()), in.size(), packed);
+    std::vector<uint8_t> out(in.size());
+    EXPECT_TRUE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), packed.size(), out.data(), in.size()));
+    EXPECT_TRUE(std::memcmp(out.data(), in.data(), in.size()) == 0);
   }
 }
