@@ -14,7 +14,7 @@ import {
   type DType,
 } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
-import { native, type ColumnHandle, type NativeArrowChunk } from "./native/addon.js";
+import { native, type ColumnHandle, type NativeArrowChunk, type NativeArrowExport } from "./native/addon.js";
 
 /** The structural view of an Arrow `Data` chunk that gpudf reads. */
 export interface ArrowDataLike {
@@ -73,9 +73,8 @@ export function columnFromArrow(type: ArrowTypeLike, chunks: readonly ArrowDataL
 
 type ArrayCtor = new (buffer: ArrayBuffer) => ArrayBufferView;
 
-/** Builds an apache-arrow Data straight from the native column's exported buffers. */
-export function columnToArrowData(handle: ColumnHandle, dtype: DType): arrow.Data {
-  const out = native.exportArrow(handle);
+/** An apache-arrow Data over a native column's exported buffers. */
+function dataOfExport(out: NativeArrowExport, dtype: DType): arrow.Data {
   const type = arrowTypeOf(dtype) as arrow.DataType & { ArrayType: ArrayCtor; OffsetArrayType: ArrayCtor };
   const props: Record<string, unknown> = {
     type,
@@ -88,11 +87,29 @@ export function columnToArrowData(handle: ColumnHandle, dtype: DType): arrow.Dat
   return arrow.makeData(props as unknown as Parameters<typeof arrow.makeData>[0]);
 }
 
-/** An apache-arrow Table of these native columns, built straight from their buffers (DataFrame.toArrow). */
-export function tableOfColumns(names: readonly string[], handles: readonly ColumnHandle[]): arrow.Table {
+/** Builds an apache-arrow Data straight from the native column's exported buffers. */
+export function columnToArrowData(handle: ColumnHandle, dtype: DType): arrow.Data {
+  return dataOfExport(native.exportArrow(handle), dtype);
+}
+
+function tableOfExports(names: readonly string[], dtypes: readonly DType[], exports: readonly NativeArrowExport[]): arrow.Table {
   const vectors: Record<string, arrow.Vector> = {};
-  handles.forEach((h, i) => {
-    vectors[names[i] as string] = arrow.makeVector(columnToArrowData(h, dtypeOfId(h.typeId)));
+  exports.forEach((e, i) => {
+    vectors[names[i] as string] = arrow.makeVector(dataOfExport(e, dtypes[i]!));
   });
   return new arrow.Table(vectors);
+}
+
+/** An apache-arrow Table of these native columns, built straight from their buffers (DataFrame.toArrow). */
+export function tableOfColumns(names: readonly string[], handles: readonly ColumnHandle[]): arrow.Table {
+  return tableOfExports(names, handles.map((h) => dtypeOfId(h.typeId)), handles.map((h) => native.exportArrow(h)));
+}
+
+/**
+ * tableOfColumns with the column bytes copied out on a worker thread (the async writers). The
+ * columns are taken when it is called: they may be disposed before the promise settles.
+ */
+export async function tableOfColumnsAsync(names: readonly string[], handles: readonly ColumnHandle[]): Promise<arrow.Table> {
+  const dtypes = handles.map((h) => dtypeOfId(h.typeId));
+  return tableOfExports(names, dtypes, await native.exportArrowAsync([...handles]));
 }

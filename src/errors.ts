@@ -37,7 +37,9 @@ export class InvalidArgumentError extends GpudfError {
 /**
  * A device (host or GPU) could not allocate: `requestedBytes` says how much was asked for,
  * `device` where ("cpu" or "cuda"), and `limitBytes` the memory limit that refused it (absent
- * when the system itself had no memory left).
+ * when the system itself had no memory left). Column buffers and gpudf's sized working arrays
+ * name the size; an allocation by a standard container that the system refuses gives
+ * `requestedBytes` 0 (not known) with `device` "cpu".
  */
 export class OutOfMemoryError extends GpudfError {
   requestedBytes = 0;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { DataFrame, Series, fromArrow, readIPC, readIPCSync, readParquet, type DType } from "../src/index.js";
+import { toIPCBytes, toIPCChunks } from "../src/io/ipc.js";
 import { ALL_DTYPES, NULL_PATTERNS, expectSameFrame, makeArrowTable } from "./helpers.js";
 import { duckdbConnection, duckdbRows, duckdbTable } from "./support/duckdb.js";
 
@@ -49,6 +50,38 @@ describe("Arrow IPC", () => {
     await expect(df.writeIPC(tmp("arrow"), { fromat: "stream" })).rejects.toThrow(/writeIPC: unknown option "fromat" \(did you mean "format"\?\)/);
     // @ts-expect-error: a misspelt option
     expect(() => df.writeIPCSync(tmp("arrow"), { fromat: "stream" })).toThrow(expect.objectContaining({ code: "ERR_INVALID_ARGUMENT" }));
+  });
+
+  it("writeIPC copies the columns out off the JS thread and never joins the bodies: timers run, the frame may be disposed at once", async () => {
+    const n = 2_000_000;
+    const make = () => new DataFrame({ x: Float64Array.from({ length: n }, (_, i) => i * 0.5), s: Array.from({ length: 1000 }, (_, i) => `r${i}`).concat(Array(n - 1000).fill(null)) });
+    // The chunks are the writer's own: metadata, padding and one view per body buffer, so none is
+    // larger than the largest column buffer (16 MB of float64) although the file is larger.
+    const df = make();
+    const chunks = await toIPCChunks(df);
+    const total = chunks.reduce((a, c) => a + c.byteLength, 0);
+    expect(total).toBeGreaterThan(n * 8 + n / 8);
+    expect(Math.max(...chunks.map((c) => c.byteLength))).toBe(n * 8);
+    const joined = new Uint8Array(total);
+    chunks.reduce((at, c) => (joined.set(c, at), at + c.byteLength), 0);
+    expect(Buffer.from(joined).equals(Buffer.from(toIPCBytes(df)))).toBe(true);
+    for (const format of ["file", "stream"] as const) {
+      const path = tmp("arrow");
+      const f = make();
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 1);
+      const started = performance.now();
+      const written = f.writeIPC(path, { format });
+      f.dispose(); // the write holds the columns it copies
+      await written;
+      const elapsed = performance.now() - started;
+      clearInterval(timer);
+      expect(ticks, format).toBeGreaterThan(Math.floor(elapsed / 20));
+      const back = readIPCSync(path);
+      expectSameFrame(back, df);
+      back.dispose();
+    }
+    df.dispose();
   });
 
   it("a sliced frame writes only its rows", async () => {

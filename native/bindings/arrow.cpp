@@ -2,6 +2,9 @@
 // the TypedArrays) and copies once into a column on the active device; export fills V8-owned
 // ArrayBuffers, which the GC reclaims in time (external buffers are freed only when the event
 // loop turns).
+#include <exception>
+#include <vector>
+
 #include "bindings/napi.hpp"
 #include "core/error.hpp"
 #include "core/transfer.hpp"
@@ -92,24 +95,89 @@ Napi::Value buffer_or_null(Napi::Env env, int64_t bytes, uint8_t** out) {
   return ab;
 }
 
+/// One column's export: the host column and the ArrayBuffers its bytes go to.
+struct ExportItem {
+  ColumnPtr column;
+  uint8_t* validity;
+  uint8_t* offsets;
+  uint8_t* values;
+};
+
+/// `{ length, nullCount, validity, offsets, values }` for a column, its buffers allocated
+/// (sized for arrow_export) but not yet filled; `item` says where the bytes go.
+Napi::Object export_object(Napi::Env env, const Napi::Value& handle, ExportItem& item) {
+  item = ExportItem{to_host(ColumnHandle::From(handle)), nullptr, nullptr, nullptr};
+  ArrowExportSizes sizes = arrow_export_sizes(*item.column);
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("length", static_cast<double>(item.column->size()));
+  o.Set("nullCount", static_cast<double>(sizes.null_count));
+  o.Set("validity", buffer_or_null(env, sizes.validity_bytes, &item.validity));
+  o.Set("offsets", buffer_or_null(env, sizes.offsets_bytes, &item.offsets));
+  // Values are always an ArrayBuffer (possibly empty) so Arrow gets a typed array.
+  Napi::ArrayBuffer vals = Napi::ArrayBuffer::New(env, static_cast<size_t>(sizes.values_bytes));
+  item.values = static_cast<uint8_t*>(vals.Data());
+  o.Set("values", vals);
+  return o;
+}
+
 // exportArrow(handle) -> { length, nullCount, validity, offsets, values }
 Napi::Value ExportArrow(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    ColumnPtr host = to_host(ColumnHandle::From(info[0]));
-    ArrowExportSizes sizes = arrow_export_sizes(*host);
-    uint8_t *validity, *offsets, *values;
-    Napi::Object out = Napi::Object::New(env);
-    out.Set("length", static_cast<double>(host->size()));
-    out.Set("nullCount", static_cast<double>(sizes.null_count));
-    out.Set("validity", buffer_or_null(env, sizes.validity_bytes, &validity));
-    out.Set("offsets", buffer_or_null(env, sizes.offsets_bytes, &offsets));
-    // Values are always an ArrayBuffer (possibly empty) so Arrow gets a typed array.
-    Napi::ArrayBuffer vals = Napi::ArrayBuffer::New(env, static_cast<size_t>(sizes.values_bytes));
-    values = static_cast<uint8_t*>(vals.Data());
-    out.Set("values", vals);
-    arrow_export(*host, validity, offsets, values);
+    ExportItem item;
+    Napi::Object out = export_object(env, info[0], item);
+    arrow_export(*item.column, item.validity, item.offsets, item.values);
     return out;
+  });
+}
+
+/// exportArrowAsync's work: the export objects and their buffers are made on the JS thread
+/// (the result array is held by a reference), the bytes are copied into them on a worker thread.
+class ExportWorker : public Napi::AsyncWorker {
+ public:
+  ExportWorker(Napi::Env env, Napi::Array result, std::vector<ExportItem> items)
+      : Napi::AsyncWorker(env, "exportArrowAsync"), deferred_(Napi::Promise::Deferred::New(env)),
+        result_(Napi::Persistent(result)), items_(std::move(items)) {}
+  Napi::Promise promise() { return deferred_.Promise(); }
+
+  void Execute() override {
+    // Nothing may escape a worker thread: a failure is kept and reported in OnOK.
+    try {
+      for (const ExportItem& it : items_) arrow_export(*it.column, it.validity, it.offsets, it.values);
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+    items_.clear();
+  }
+
+  void OnOK() override {
+    Napi::HandleScope scope(Env());
+    if (error_) deferred_.Reject(error_from(Env(), error_));
+    else deferred_.Resolve(result_.Value());
+    result_.Reset();
+  }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::Reference<Napi::Array> result_;
+  std::vector<ExportItem> items_;
+  std::exception_ptr error_;
+};
+
+// exportArrowAsync(handles) -> Promise<{ length, nullCount, validity, offsets, values }[]>: as
+// exportArrow for each column, the copies made off the JS thread.
+Napi::Value ExportArrowAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    GPUDF_EXPECTS(info[0].IsArray(), InvalidArgument, "handles must be an array");
+    Napi::Array handles = info[0].As<Napi::Array>();
+    Napi::Array out = Napi::Array::New(env, handles.Length());
+    std::vector<ExportItem> items(handles.Length());
+    for (uint32_t i = 0; i < handles.Length(); ++i) out.Set(i, export_object(env, handles.Get(i), items[i]));
+    auto* worker = new ExportWorker(env, out, std::move(items));
+    Napi::Promise promise = worker->promise();
+    worker->Queue();
+    return promise;
   });
 }
 
@@ -118,6 +186,7 @@ Napi::Value ExportArrow(const Napi::CallbackInfo& info) {
 void init_arrow(Napi::Env env, Napi::Object exports) {
   exports.Set("importArrow", Napi::Function::New(env, ImportArrow, "importArrow"));
   exports.Set("exportArrow", Napi::Function::New(env, ExportArrow, "exportArrow"));
+  exports.Set("exportArrowAsync", Napi::Function::New(env, ExportArrowAsync, "exportArrowAsync"));
 }
 
 }  // namespace gpudf::js

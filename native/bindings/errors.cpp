@@ -52,7 +52,12 @@ Napi::Value error_from_current(Napi::Env env) {
   } catch (const Napi::Error& e) {
     err = e.Value();
   } catch (const std::bad_alloc&) {
-    err = make_error(env, "ERR_OUT_OF_MEMORY", "host allocation failed");
+    // A small host allocation the library does not size itself (a container's growth): the
+    // system refused it, so there is no limit to name and the size is not known here.
+    err = make_error(env, "ERR_OUT_OF_MEMORY", "host allocation failed (the system had no memory left)");
+    Napi::Object o = err.As<Napi::Object>();
+    o.Set("requestedBytes", Napi::Number::New(env, 0));
+    o.Set("device", Napi::String::New(env, "cpu"));
   } catch (const std::exception& e) {
     err = make_error(env, "ERR_INTERNAL", std::string("internal error: ") + e.what());
   } catch (...) {

@@ -1,7 +1,7 @@
 /**
  * File access for the readers and writers: every failure becomes an IoError naming the path.
  */
-import { readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { open, readFile, rename, unlink, type FileHandle } from "node:fs/promises";
 import { lstatSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
@@ -56,21 +56,46 @@ function placeOf(path: string): { target: string; temp: string | null } {
   return { target, temp: regular ? join(dirname(target), `.${basename(target)}.gpudf-${process.pid}-${tempCount++}.tmp`) : null };
 }
 
-/** Writes (replaces) a file; a failure leaves what was at the path untouched. */
-export async function writeBytes(path: string, bytes: Uint8Array): Promise<void> {
+/** Most buffers handed to one writev call (under every system's IOV_MAX). */
+const WRITEV_BATCH = 512;
+
+/** Writes every byte of `chunks` in order through libuv's thread pool (partial writes resumed). */
+async function writeAll(fh: FileHandle, chunks: readonly Uint8Array[]): Promise<void> {
+  for (let at = 0; at < chunks.length; ) {
+    const batch = chunks.slice(at, at + WRITEV_BATCH).filter((c) => c.byteLength > 0);
+    at += WRITEV_BATCH;
+    while (batch.length > 0) {
+      let { bytesWritten } = await fh.writev(batch);
+      while (batch.length > 0 && bytesWritten >= batch[0]!.byteLength) bytesWritten -= batch.shift()!.byteLength;
+      if (bytesWritten > 0) batch[0] = batch[0]!.subarray(bytesWritten);
+    }
+  }
+}
+
+/**
+ * Writes (replaces) a file from byte chunks, in order, without joining them on the JS thread; a
+ * failure leaves what was at the path untouched.
+ */
+export async function writeChunks(path: string, chunks: readonly Uint8Array[]): Promise<void> {
   if (typeof path !== "string") throw new IoError("a path must be a string");
   const { target, temp } = placeOf(path);
+  let fh: FileHandle | null = null;
   try {
-    if (temp === null) {
-      await writeFile(target, bytes);
-      return;
-    }
-    await writeFile(temp, bytes, { flag: "wx" });
-    await rename(temp, target);
+    fh = await open(temp ?? target, temp === null ? "w" : "wx");
+    await writeAll(fh, chunks);
+    await fh.close();
+    fh = null;
+    if (temp !== null) await rename(temp, target);
   } catch (err) {
+    if (fh !== null) await fh.close().catch(() => undefined);
     if (temp !== null) await unlink(temp).catch(() => undefined);
     throw ioError("write", path, err);
   }
+}
+
+/** Writes (replaces) a file; a failure leaves what was at the path untouched. */
+export async function writeBytes(path: string, bytes: Uint8Array): Promise<void> {
+  await writeChunks(path, [bytes]);
 }
 
 /** Writes (replaces) a file, synchronously; a failure leaves what was at the path untouched. */

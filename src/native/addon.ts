@@ -102,6 +102,8 @@ export interface NativeAddon {
   setMemoryLimit(device: "cpu" | "cuda", bytes: number): number;
   importArrow(typeId: number, chunks: NativeArrowChunk[]): ColumnHandle;
   exportArrow(column: ColumnHandle): NativeArrowExport;
+  /** exportArrow of each column, the bytes copied on a worker thread. */
+  exportArrowAsync(columns: ColumnHandle[]): Promise<NativeArrowExport[]>;
   /** typeId -1: infer from the values. */
   fromValues(values: unknown[], typeId: number): ColumnHandle;
   toValues(column: ColumnHandle, start: number, count: number): unknown[];
