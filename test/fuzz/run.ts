@@ -1,9 +1,11 @@
 /**
  * The fuzz driver: `npm run fuzz -- [--cases N] [--seed S] [--targets api,csv,json,ipc,parquet,expr]
  * [--batch B] [--timeout-ms T] [--jobs J]`. Cases are split evenly over the targets and run in
- * batches, each batch a child process with a timeout: a batch that times out is a hang (its
- * current case is named and the batch resumes after it), a batch killed by a signal or exiting
- * non-zero is a crash. Prints the counts and exits non-zero when any case failed.
+ * batches, each batch a child process with a timeout per case (T, default 60 s: the clock
+ * restarts whenever the worker reports a case begun or ended, so a long batch of slow cases is
+ * not a hang): a case that times out is a hang (it is named and the batch resumes after it), a
+ * batch killed by a signal or exiting non-zero is a crash. Prints the counts and exits non-zero
+ * when any case failed.
  */
 import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -28,12 +30,18 @@ function batch(target: string, seed: number, first: number, count: number, timeo
       env, stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "", err = "", timedOut = false;
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err = (err + d).slice(-4000)));
-    const timer = setTimeout(() => {
+    const expire = () => {
       timedOut = true;
       child.kill("SIGKILL");
-    }, timeoutMs);
+    };
+    let timer = setTimeout(expire, timeoutMs);
+    child.stdout.on("data", (d) => {
+      out += d;
+      // Progress: the case under way began just now (or the last one ended), so its clock restarts.
+      clearTimeout(timer);
+      timer = setTimeout(expire, timeoutMs);
+    });
+    child.stderr.on("data", (d) => (err = (err + d).slice(-4000)));
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       resolve({ lines: out.split("\n").filter(Boolean), code, signal, timedOut, stderr: err });
