@@ -17,6 +17,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "io/csv_fields.hpp"
@@ -144,7 +145,7 @@ struct OutColumn {
   TypeId type = TypeId::Utf8;
   bool explicit_type = false;
   BufferPtr values;                          // fixed width
-  std::vector<uint8_t> valid_bits;           // one bit per row
+  HostVector<uint8_t> valid_bits;            // one bit per row
   BufferPtr offsets;                         // strings: the final offsets; lengths while parsing
   int64_t offset_width = 4;                  // strings: 4 or 8 bytes per offset
   std::vector<std::string> chunk_bytes;      // strings: bytes per task
@@ -448,8 +449,8 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
   }
 
   // Assemble columns on the host, then hand them to the target device.
-  std::vector<int64_t>().swap(rows.begin);
-  std::vector<int64_t>().swap(rows.end);
+  HostVector<int64_t>().swap(rows.begin);
+  HostVector<int64_t>().swap(rows.end);
   CsvResult result;
   for (OutColumn& c : cols) {
     const int64_t nulls = c.nulls.load();
@@ -458,7 +459,7 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
       validity = Buffer::allocate(cpu_device(), c.valid_bits.size());
       if (!c.valid_bits.empty()) std::memcpy(validity->data(), c.valid_bits.data(), c.valid_bits.size());
     }
-    std::vector<uint8_t>().swap(c.valid_bits);
+    HostVector<uint8_t>().swap(c.valid_bits);
     ColumnPtr host;
     if (is_string(c.type)) {
       int64_t total = 0;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 
 namespace gpudf::csv {
@@ -85,7 +86,7 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
   }
 
   // Pass 2: newlines outside quotes, per chunk.
-  std::vector<std::vector<int64_t>> newlines(static_cast<size_t>(nchunks));
+  std::vector<HostVector<int64_t>> newlines(static_cast<size_t>(nchunks));
   pool.parallel_for(nchunks, 1, [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
       int64_t b = start + c * chunk;
@@ -127,7 +128,7 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
            std::memcmp(data + b, comment.data(), comment.size()) != 0;
   };
   // Each chunk's newlines become its rows' ends, in place; begins go beside them.
-  std::vector<std::vector<int64_t>> begins(static_cast<size_t>(nchunks));
+  std::vector<HostVector<int64_t>> begins(static_cast<size_t>(nchunks));
   pool.parallel_for(nchunks, 1, [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < c1; ++c) {
       auto& ends = newlines[size_t(c)];
@@ -156,8 +157,8 @@ Rows split_rows(const char* data, int64_t size, const CsvOptions& options) {
     for (int64_t c = c0; c < c1; ++c) {
       std::copy(begins[size_t(c)].begin(), begins[size_t(c)].end(), rows.begin.begin() + at[size_t(c)]);
       std::copy(newlines[size_t(c)].begin(), newlines[size_t(c)].end(), rows.end.begin() + at[size_t(c)]);
-      std::vector<int64_t>().swap(begins[size_t(c)]);
-      std::vector<int64_t>().swap(newlines[size_t(c)]);
+      HostVector<int64_t>().swap(begins[size_t(c)]);
+      HostVector<int64_t>().swap(newlines[size_t(c)]);
     }
   });
   // The last row, when the data does not end with a newline.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_vector.hpp"
 #include "io/csv_reader.hpp"
 
 namespace gpudf::csv {
@@ -14,8 +15,8 @@ namespace gpudf::csv {
 /// Byte ranges [begin, end) of the rows after the skipped lines, with empty and comment rows
 /// dropped and a trailing '\r' excluded.
 struct Rows {
-  std::vector<int64_t> begin;
-  std::vector<int64_t> end;
+  HostVector<int64_t> begin;
+  HostVector<int64_t> end;
   int64_t size() const { return static_cast<int64_t>(begin.size()); }
 };
 

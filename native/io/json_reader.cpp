@@ -13,6 +13,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "io/csv_fields.hpp"
@@ -36,7 +37,7 @@ struct Cell {
 
 struct ChunkColumn {
   std::string name;
-  std::vector<Cell> cells;
+  HostVector<Cell> cells;
   uint8_t kinds = 0;  // bit per Kind seen (nulls not counted)
 };
 
@@ -52,7 +53,7 @@ struct Chunk {
   std::vector<std::pair<std::string, int32_t>> keys;  // key -> column (-1: not read)
   std::unordered_map<std::string, int32_t> key_index;
   std::string pool;
-  std::vector<int64_t> record_pos;  // where each record starts (for messages)
+  HostVector<int64_t> record_pos;  // where each record starts (for messages)
   int64_t rows = 0;
 
   std::string_view text(const Cell& c) const {
@@ -333,11 +334,11 @@ struct OutColumn {
 
 /// Builds one column from every chunk's cells (host memory).
 ColumnPtr build(const OutColumn& oc, const std::vector<Chunk>& chunks, int64_t nrows) {
-  std::vector<uint8_t> valid(size_t((nrows + 7) / 8), 0);
+  HostVector<uint8_t> valid(size_t((nrows + 7) / 8), 0);
   int64_t nulls = 0;
   const bool str = is_string(oc.type);
   BufferPtr values;
-  std::vector<int64_t> offsets;
+  HostVector<int64_t> offsets;
   std::string bytes;
   if (str) offsets.assign(size_t(nrows + 1), 0);
   else values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(oc.type)));

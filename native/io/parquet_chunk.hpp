@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_vector.hpp"
 #include "io/parquet_format.hpp"
 #include "io/parquet_schema.hpp"
 
@@ -21,7 +22,7 @@ struct ChunkOut {
   bool valid_written = false;       // true once the chunk met a null: valid[0, rows) is then filled
   int64_t rows = 0;                 // the rows wanted from the chunk
   int64_t bytes_hint = 0;           // strings: bytes to reserve before the first page (an estimate)
-  std::vector<int64_t> offsets;     // strings: rows + 1 offsets into bytes (filled here)
+  HostVector<int64_t> offsets;      // strings: rows + 1 offsets into bytes (filled here)
   std::string bytes;
   int64_t nulls = 0;
 };
@@ -30,16 +31,28 @@ struct ChunkOut {
 /// decompressor writes it).
 class PageBuffer {
  public:
+  PageBuffer() = default;
+  PageBuffer(const PageBuffer&) = delete;
+  PageBuffer& operator=(const PageBuffer&) = delete;
+  ~PageBuffer() { release(); }
+
   uint8_t* get(size_t n) {
     if (n > cap_) {
-      data_.reset(new uint8_t[n]);
+      release();
+      data_ = HostAllocator<uint8_t>().allocate(n);
       cap_ = n;
     }
-    return data_.get();
+    return data_;
   }
 
  private:
-  std::unique_ptr<uint8_t[]> data_;
+  void release() noexcept {
+    if (data_) HostAllocator<uint8_t>().deallocate(data_, cap_);
+    data_ = nullptr;
+    cap_ = 0;
+  }
+
+  uint8_t* data_ = nullptr;
   size_t cap_ = 0;
 };
 
@@ -47,8 +60,8 @@ class PageBuffer {
 /// so a read does not fault in fresh pages for every chunk.
 struct ChunkScratch {
   PageBuffer page;
-  std::vector<uint8_t> dense;
-  std::vector<uint32_t> levels, lens;
+  HostVector<uint8_t> dense;
+  HostVector<uint32_t> levels, lens;
 };
 
 /// Decompresses src[0, n) of `codec` into exactly dst_size bytes: src itself when uncompressed,

@@ -8,6 +8,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "io/parquet_stats.hpp"
 #include "ops/hash/row_hash.hpp"
 
@@ -82,7 +83,7 @@ void put_hybrid(std::string& out, const uint32_t* values, int64_t n, int w) {
     if (padded == count) {
       put_bitpacked(out, values + i, count, w);
     } else {
-      std::vector<uint32_t> tail(values + i, values + j);
+      HostVector<uint32_t> tail(values + i, values + j);
       tail.resize(size_t(padded), 0);
       put_bitpacked(out, tail.data(), padded, w);
     }
@@ -115,7 +116,7 @@ bool worth_it(int64_t entries, int64_t seen, int64_t n) {
 
 /// Doubles the open-addressing table (linear probing) and re-inserts entries [0, count).
 template <typename HashOf>
-void grow(std::vector<int32_t>& slots, uint64_t& mask, size_t count, HashOf hash_of) {
+void grow(HostVector<int32_t>& slots, uint64_t& mask, size_t count, HashOf hash_of) {
   slots.assign(slots.size() * 2, -1);
   mask = slots.size() - 1;
   for (size_t e = 0; e < count; ++e) {
@@ -146,8 +147,8 @@ std::optional<Dictionary> build_strings(const ColumnView& v, int64_t begin, int6
     const char* p;
     size_t len;
   };
-  std::vector<Entry> entries;
-  std::vector<int32_t> slots(1024, -1);
+  HostVector<Entry> entries;
+  HostVector<int32_t> slots(1024, -1);
   uint64_t mask = slots.size() - 1;
   int64_t bytes = 0;
   // Rows go in blocks: hash the block and prefetch each row's home slot, then the entry it
@@ -221,8 +222,8 @@ std::optional<Dictionary> build_fixed(const ColumnView& v, int64_t begin, int64_
   Dictionary d;
   d.begin = begin;
   d.indices.assign(size_t(n), 0);
-  std::vector<uint64_t> keys;
-  std::vector<int32_t> slots(1024, -1);
+  HostVector<uint64_t> keys;
+  HostVector<int32_t> slots(1024, -1);
   uint64_t mask = slots.size() - 1;
   for (int64_t r = begin; r < end; ++r) {
     if (!v.is_valid(r)) continue;
@@ -330,7 +331,7 @@ void put_dictionary_indices(std::string& out, const ColumnView& v, const Diction
     put_hybrid(out, idx, end - begin, d.bit_width);
     return;
   }
-  std::vector<uint32_t> valid;
+  HostVector<uint32_t> valid;
   valid.reserve(size_t(end - begin));
   for (int64_t r = begin; r < end; ++r)
     if (v.is_valid(r)) valid.push_back(idx[r - begin]);

@@ -10,13 +10,14 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "core/host_vector.hpp"
 #include "io/parquet_format.hpp"
 
 namespace gpudf::parquet {
 
 struct Dictionary {
-  std::vector<int64_t> entries;   // the row of each distinct value's first appearance
-  std::vector<uint32_t> indices;  // per row of the chunk (0 for null rows)
+  HostVector<int64_t> entries;    // the row of each distinct value's first appearance
+  HostVector<uint32_t> indices;   // per row of the chunk (0 for null rows)
   int64_t begin = 0;              // the chunk's first row
   int bit_width = 1;              // bits per index (at least 1)
   int64_t min_entry = -1;         // strings: row of the byte-wise smallest / largest value

@@ -13,6 +13,7 @@
 
 #include "core/bitmask.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "io/parquet_chunk.hpp"
@@ -67,7 +68,7 @@ ParquetFile::~ParquetFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-const uint8_t* ParquetFile::bytes(int64_t offset, size_t n, std::vector<uint8_t>& buf) const {
+const uint8_t* ParquetFile::bytes(int64_t offset, size_t n, HostVector<uint8_t>& buf) const {
   GPUDF_EXPECTS(offset >= 0 && offset <= size_ && n <= size_t(size_ - offset), Parquet,
                 "an offset beyond the end of the file");
   if (data_) return data_ + offset;
@@ -86,7 +87,7 @@ const uint8_t* ParquetFile::bytes(int64_t offset, size_t n, std::vector<uint8_t>
 void ParquetFile::parse() {
   try {
     GPUDF_EXPECTS(size_ >= 12, Parquet, "not a Parquet file (" + std::to_string(size_) + " bytes)");
-    std::vector<uint8_t> buf;
+    HostVector<uint8_t> buf;
     const uint8_t* head = bytes(0, 4, buf);
     GPUDF_EXPECTS(std::memcmp(head, "PAR1", 4) == 0, Parquet, "not a Parquet file (no PAR1 magic at the start)");
     const uint8_t* tail = bytes(size_ - 8, 8, buf);
@@ -267,7 +268,7 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
   std::atomic<int64_t> done_bytes{0};
   std::mutex progress_mutex;
   cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
-    std::vector<uint8_t> buf;
+    HostVector<uint8_t> buf;
     ChunkScratch scratch;
     for (int64_t t = a; t < b; ++t) {
       const Task& task = tasks[size_t(t)];

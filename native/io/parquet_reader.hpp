@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "core/host_vector.hpp"
 #include "io/parquet_format.hpp"
 #include "io/parquet_schema.hpp"
 
@@ -33,7 +34,7 @@ class ParquetFile {
   std::string arrow_schema() const;
 
   /// Bytes [offset, offset + n) of the file: a pointer into memory, or read into buf.
-  const uint8_t* bytes(int64_t offset, size_t n, std::vector<uint8_t>& buf) const;
+  const uint8_t* bytes(int64_t offset, size_t n, HostVector<uint8_t>& buf) const;
 
  private:
   ParquetFile() = default;

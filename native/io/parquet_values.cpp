@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "io/parquet_format.hpp"
 
 namespace gpudf::parquet {
@@ -60,7 +61,7 @@ ByteReader delta_binary_packed(ByteReader in, int64_t n, int64_t* out) {
 }
 
 template <typename T>
-void store_ints(const std::vector<int64_t>& v, uint8_t* out) {
+void store_ints(const HostVector<int64_t>& v, uint8_t* out) {
   for (size_t i = 0; i < v.size(); ++i) {
     const T x = T(v[i]);
     std::memcpy(out + i * sizeof(T), &x, sizeof(T));
@@ -68,7 +69,7 @@ void store_ints(const std::vector<int64_t>& v, uint8_t* out) {
 }
 
 /// Dictionary indices (bit width byte, then the hybrid) of n values into idx, each checked.
-void dictionary_indices(ByteReader in, int64_t n, const PageDictionary* dict, std::vector<uint32_t>& idx) {
+void dictionary_indices(ByteReader in, int64_t n, const PageDictionary* dict, HostVector<uint32_t>& idx) {
   GPUDF_EXPECTS(dict != nullptr, Parquet, "a dictionary-encoded page without a dictionary page");
   idx.resize(size_t(n));
   if (n == 0) return;
@@ -108,7 +109,7 @@ void plain_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& by
 }
 
 ByteReader delta_length_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& bytes) {
-  std::vector<int64_t> l(static_cast<size_t>(n));
+  HostVector<int64_t> l(static_cast<size_t>(n));
   in = delta_binary_packed(in, n, l.data());
   size_t total = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -124,9 +125,9 @@ ByteReader delta_length_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, st
 }
 
 void delta_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& bytes) {
-  std::vector<int64_t> prefix(static_cast<size_t>(n));
+  HostVector<int64_t> prefix(static_cast<size_t>(n));
   in = delta_binary_packed(in, n, prefix.data());
-  std::vector<uint32_t> suffix_lens(static_cast<size_t>(n));
+  HostVector<uint32_t> suffix_lens(static_cast<size_t>(n));
   std::string suffixes;
   delta_length_byte_arrays(in, n, suffix_lens.data(), suffixes);
   size_t sp = 0;
@@ -154,7 +155,7 @@ void read_dictionary(const ColumnSchema& c, ByteReader in, int64_t n, PageDictio
   d.count = n;
   if (c.physical == Physical::ByteArray) {
     GPUDF_EXPECTS(uint64_t(n) * 4 <= in.left(), Parquet, "a dictionary page shorter than its entries");
-    std::vector<uint32_t> lens(static_cast<size_t>(n));
+    HostVector<uint32_t> lens(static_cast<size_t>(n));
     plain_byte_arrays(in, n, lens.data(), d.bytes);
     d.offsets.resize(size_t(n) + 1);
     d.offsets[0] = 0;
@@ -186,14 +187,14 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
       const uint32_t len = le32(in.p);
       in.p += 4;
       in.need(len, "RLE booleans");
-      std::vector<uint32_t> v(static_cast<size_t>(n));
+      HostVector<uint32_t> v(static_cast<size_t>(n));
       HybridDecoder(in.p, in.p + len, 1, "RLE booleans").get(v.data(), n);
       for (int64_t i = 0; i < n; ++i) out[i] = uint8_t(v[size_t(i)]);
       return;
     }
     case kPlainDictionary:
     case kRleDictionary: {
-      std::vector<uint32_t> idx;
+      HostVector<uint32_t> idx;
       dictionary_indices(in, n, dict, idx);
       const uint8_t* src = dict->fixed.data();
       if (w == 4) {
@@ -207,7 +208,7 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
     }
     case kDeltaBinaryPacked: {
       if (c.physical != Physical::Int32 && c.physical != Physical::Int64) unsupported(c, encoding);
-      std::vector<int64_t> v(static_cast<size_t>(n));
+      HostVector<int64_t> v(static_cast<size_t>(n));
       delta_binary_packed(in, n, v.data());
       if (c.physical == Physical::Int32) store_ints<int32_t>(v, out);
       else store_ints<int64_t>(v, out);
@@ -224,7 +225,7 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
     }
     case kDeltaByteArray: {
       if (c.physical != Physical::FixedLenByteArray) unsupported(c, encoding);
-      std::vector<uint32_t> lens(static_cast<size_t>(n));
+      HostVector<uint32_t> lens(static_cast<size_t>(n));
       std::string bytes;
       delta_byte_arrays(in, n, lens.data(), bytes);
       for (int64_t i = 0; i < n; ++i) {
@@ -244,7 +245,7 @@ void decode_byte_arrays(const ColumnSchema& c, int32_t encoding, ByteReader in, 
     case kPlain: plain_byte_arrays(in, n, lens, bytes); return;
     case kPlainDictionary:
     case kRleDictionary: {
-      std::vector<uint32_t> idx;
+      HostVector<uint32_t> idx;
       dictionary_indices(in, n, dict, idx);
       const int64_t* off = dict->offsets.data();
       size_t total = 0;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_vector.hpp"
 #include "io/parquet_bits.hpp"
 #include "io/parquet_schema.hpp"
 
@@ -17,8 +18,8 @@ namespace gpudf::parquet {
 /// A column chunk's dictionary: fixed-width entries back to back, or byte strings.
 struct PageDictionary {
   int64_t count = 0;
-  std::vector<uint8_t> fixed;     // count * stored_width bytes
-  std::vector<int64_t> offsets;   // byte arrays: count + 1 entries into bytes
+  HostVector<uint8_t> fixed;      // count * stored_width bytes
+  HostVector<int64_t> offsets;    // byte arrays: count + 1 entries into bytes
   std::string bytes;
 };
 

@@ -173,7 +173,7 @@ TEST(sample, deterministic_in_range_and_distinct_without_replacement) {
   // The sparse and dense shuffles are one algorithm: a prefix of a full shuffle.
   auto full = sample_indices(1000, 1000, false, 3);
   auto few = sample_indices(1000, 5, false, 3);
-  EXPECT_EQ(few, std::vector<int64_t>(full.begin(), full.begin() + 5));
+  EXPECT_EQ(few, HostVector<int64_t>(full.begin(), full.begin() + 5));
   EXPECT_NE(sample_indices(1000, 5, false, 4), few);
   // splitmix64's published first output for seed 0.
   SplitMix64 rng{0};

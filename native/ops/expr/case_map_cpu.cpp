@@ -7,6 +7,7 @@
 
 #include "core/bitmask.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/expr/expr.hpp"
 #include "ops/expr/unicode_case.hpp"
@@ -34,7 +35,7 @@ ColumnPtr case_map_typed(const ColumnView& v, CaseMode mode) {
   const int64_t n = v.size;
   const char* src = reinterpret_cast<const char*>(v.data);
   // Pass 1: the mapped length of every row (its own when the row's chunk is ASCII).
-  std::vector<int64_t> size(size_t(n) + 1, 0);
+  HostVector<int64_t> size(size_t(n) + 1, 0);
   cpu_pool().parallel_for(n, kGrain, [&](int64_t i0, int64_t i1) {
     const bool ascii = all_ascii(src + off[i0], int64_t(off[i1] - off[i0]));
     for (int64_t i = i0; i < i1; ++i) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/expr/expr.hpp"
 #include "ops/window/over_cache.hpp"
@@ -20,7 +21,7 @@ ColumnPtr without_empty_bitmap(const ColumnPtr& c) {
 }
 
 template <typename O>
-ColumnPtr gather_views_cpu(TypeId type, const std::vector<Slot>& views, const std::vector<uint8_t>& valid) {
+ColumnPtr gather_views_cpu(TypeId type, const HostVector<Slot>& views, const HostVector<uint8_t>& valid) {
   const int64_t n = int64_t(views.size());
   int64_t bytes = 0;
   for (int64_t i = 0; i < n; ++i) bytes += valid[size_t(i)] ? views[size_t(i)].n : 0;
@@ -58,8 +59,8 @@ ColumnPtr run(const Program& p, Device& device) {
   std::vector<Slot> consts = p.bound_consts(p.text.data());
   ProgramView view{p.nodes.data(), int32_t(p.nodes.size()), inputs.data(), consts.data(), p.const_types.data()};
   if (is_string(root.type)) {
-    std::vector<Slot> views(size_t(p.rows));
-    std::vector<uint8_t> valid(size_t(p.rows));
+    HostVector<Slot> views(size_t(p.rows));
+    HostVector<uint8_t> valid(size_t(p.rows));
     detail::run_views_cpu(p, view, views.data(), valid.data());
     ColumnPtr out = root.type == TypeId::Utf8 ? gather_views_cpu<int32_t>(root.type, views, valid)
                                               : gather_views_cpu<int64_t>(root.type, views, valid);

@@ -42,7 +42,7 @@ inline constexpr int64_t kBatch = 32;
 /// Turns each range's local ids into global ones: ids[i] = to_global[range of i][ids[i]]
 /// (-1 stays -1). Parallel over fixed blocks.
 template <typename IdT>
-void remap_ranges(int64_t n, const std::vector<int64_t>& range_start, const std::vector<std::vector<IdT>>& to_global,
+void remap_ranges(int64_t n, const std::vector<int64_t>& range_start, const std::vector<HostVector<IdT>>& to_global,
                   IdT* ids) {
   cpu_pool().parallel_for(num_blocks(n), 1, [&](int64_t b0, int64_t b1) {
     for (int64_t b = b0; b < b1; ++b) {
@@ -100,9 +100,9 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
   // Each range lists the rows where a value first appears in it (no ids written yet), and
   // stops early once every value the span allows has appeared (keys of a few dense values) ...
   const auto slots = int64_t(span) + (c.validity != nullptr && !drop_nulls ? 1 : 0);
-  std::vector<std::vector<int64_t>> reps(static_cast<size_t>(ranges));
+  std::vector<HostVector<int64_t>> reps(static_cast<size_t>(ranges));
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
-    std::vector<uint8_t> seen(span + 1);
+    HostVector<uint8_t> seen(span + 1);
     for (int64_t r = r0; r < r1; ++r) {
       std::fill(seen.begin(), seen.end(), uint8_t(0));
       auto& rep = reps[size_t(r)];
@@ -117,7 +117,7 @@ bool by_direct_index(const ColumnView& c, bool drop_nulls, int64_t n, IdT* ids, 
     }
   });
   // ... the lists, in range order, number the values by first appearance ...
-  std::vector<IdT> global(span + 1, IdT(-1));
+  HostVector<IdT> global(span + 1, IdT(-1));
   first_rows.clear();
   for (const auto& rep : reps)
     for (const int64_t row : rep) {
@@ -195,7 +195,7 @@ struct Grouper {
     int64_t total = 0;
     for (const auto& t : tables) total += t.size();
     GroupTable<Store> global(std::min<int64_t>(total, n), proto);
-    std::vector<std::vector<IdT>> to_global(static_cast<size_t>(ranges));
+    std::vector<HostVector<IdT>> to_global(static_cast<size_t>(ranges));
     for (int64_t r = 0; r < ranges; ++r) {
       const GroupTable<Store>& t = tables[size_t(r)];
       auto& m = to_global[size_t(r)];
@@ -221,7 +221,7 @@ struct Grouper {
     // rows[k]: the partitioned rows; hk[k]: row k's hash, overwritten by its local id once probed.
     HostVector<IdT> rows;
     HostVector<uint64_t> hk;
-    const std::vector<int64_t> part_begin = groupby_detail::counting_scatter(
+    const HostVector<int64_t> part_begin = groupby_detail::counting_scatter(
         groupby_detail::block_ranges(n), parts,
         [&](int64_t i) { return keys.dropped(i) ? int64_t(-1) : part_of(h[size_t(i)]); },
         [&](int64_t total) {
@@ -249,7 +249,7 @@ struct Grouper {
       }
     });
     // rank[w]: first rows before word w (a scan over per-chunk popcounts).
-    std::vector<int64_t> rank(static_cast<size_t>(words + 1), 0);
+    HostVector<int64_t> rank(static_cast<size_t>(words + 1), 0);
     const std::vector<int64_t> wr = thread_ranges(words);
     std::vector<int64_t> chunk_total(wr.size(), 0);
     cpu_pool().parallel_for(int64_t(wr.size()) - 1, 1, [&](int64_t c0, int64_t c1) {
@@ -281,7 +281,7 @@ struct Grouper {
     if (keys.drop_nulls)
       cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) { std::fill(ids + b, ids + e, IdT(-1)); });
     cpu_pool().parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
-      std::vector<IdT> global;
+      HostVector<IdT> global;
       for (int64_t p = p0; p < p1; ++p) {
         const auto& rp = reps[size_t(p)];
         global.resize(rp.size());

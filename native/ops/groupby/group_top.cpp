@@ -10,6 +10,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/gather/gather.hpp"
 #include "ops/groupby/groupby.hpp"
@@ -95,7 +96,7 @@ ColumnPtr group_top_rows_cpu(const ColumnView& ids, int64_t count, const ColumnV
     }
   });
   // Per group: the ranges' arrays merged into range 0's (the best n of all), then counted.
-  std::vector<int64_t> at(size_t(count + 1), 0);
+  HostVector<int64_t> at(size_t(count + 1), 0);
   cpu_pool().parallel_for(count, 1024, [&](int64_t g0, int64_t g1) {
     std::array<Candidate, kMaxTopCandidates> merged;
     for (int64_t g = g0; g < g1; ++g) {

@@ -53,7 +53,7 @@ Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
   const int64_t ranges = std::clamp<int64_t>(count / 4096, 1, 1024);
   const int64_t span = std::max<int64_t>(1, (count + ranges - 1) / ranges);
   HostVector<int64_t> by_range;
-  std::vector<int64_t> range_begin;
+  HostVector<int64_t> range_begin;
   partition_rows(n, ranges, [&](int64_t i) { const int64_t g = ids(i); return g >= 0 && g < count ? g / span : int64_t(-1); },
                  by_range, range_begin);
   const int64_t total = range_begin[size_t(ranges)];
@@ -64,7 +64,7 @@ Segments build_segments(IndexReader ids, int64_t n, int64_t count) {
       const int64_t b = range_begin[size_t(r)], e = range_begin[size_t(r + 1)];
       // Counts of this range's groups, then their starts; each range writes only its own
       // offsets (offsets[count] is the total, set below).
-      std::vector<int64_t> at(static_cast<size_t>(g1 - g0), 0);
+      HostVector<int64_t> at(static_cast<size_t>(g1 - g0), 0);
       for (int64_t k = b; k < e; ++k) ++at[size_t(ids(by_range[size_t(k)]) - g0)];
       int64_t start = b;
       for (int64_t g = g0; g < g1; ++g) {
@@ -203,7 +203,7 @@ struct CpuBackend {
   /// a group), and returns each group's start (count + 1 entries): a counting sort over one
   /// range of rows per thread (a histogram per range, of every group).
   template <typename Op>
-  std::vector<int64_t> keys_by_group(const Op& op, const ColumnView& v) const {
+  HostVector<int64_t> keys_by_group(const Op& op, const ColumnView& v) const {
     uint64_t* keys = nullptr;
     return counting_scatter(
         thread_ranges(n), count,
@@ -226,7 +226,7 @@ struct CpuBackend {
     if constexpr (requires { op.apply_keys(uint64_t(0), uint64_t(0), int64_t(0)); }) {
       // Quantiles of numbers: the valid values' order keys are counting-sorted by group (read
       // in row order, so no random reads of the column), then the ranks selected in place.
-      const std::vector<int64_t> at = keys_by_group(op, v);
+      const HostVector<int64_t> at = keys_by_group(op, v);
       cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {
         for (int64_t g = g0; g < g1; ++g) {
           uint64_t* k0 = reinterpret_cast<uint64_t*>(sorted_keys_->data()->data()) + at[size_t(g)];
@@ -247,7 +247,7 @@ struct CpuBackend {
     const Segments& s = segs();
     auto less = [&](int64_t a, int64_t b) { return op.less(a, b); };
     cpu_pool().parallel_for(count, 64, [&](int64_t g0, int64_t g1) {
-      std::vector<int64_t> rows;
+      HostVector<int64_t> rows;
       for (int64_t g = g0; g < g1; ++g) {
         rows.clear();
         for (int64_t k = s.offsets[size_t(g)]; k < s.offsets[size_t(g + 1)]; ++k)

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/groupby/fold_shape.hpp"
 
@@ -35,10 +36,10 @@ inline std::vector<int64_t> block_ranges(int64_t n) {
 /// runs between the passes; put(at, i) stores row i (or what it stands for) at position at.
 /// Returns each part's start (parts + 1 entries).
 template <typename PartOf, typename Alloc, typename Put>
-std::vector<int64_t> counting_scatter(const std::vector<int64_t>& start, int64_t parts, const PartOf& part_of,
-                                      const Alloc& alloc, const Put& put) {
+HostVector<int64_t> counting_scatter(const std::vector<int64_t>& start, int64_t parts, const PartOf& part_of,
+                                     const Alloc& alloc, const Put& put) {
   const auto ranges = int64_t(start.size()) - 1;
-  std::vector<int64_t> pos(static_cast<size_t>(ranges * parts), 0);
+  HostVector<int64_t> pos(static_cast<size_t>(ranges * parts), 0);
   cpu_pool().parallel_for(ranges, 1, [&](int64_t r0, int64_t r1) {
     for (int64_t r = r0; r < r1; ++r) {
       int64_t* hist = pos.data() + r * parts;
@@ -48,7 +49,7 @@ std::vector<int64_t> counting_scatter(const std::vector<int64_t>& start, int64_t
       }
     }
   });
-  std::vector<int64_t> begin(static_cast<size_t>(parts + 1), 0);
+  HostVector<int64_t> begin(static_cast<size_t>(parts + 1), 0);
   int64_t total = 0;
   for (int64_t p = 0; p < parts; ++p) {
     begin[size_t(p)] = total;
@@ -76,7 +77,7 @@ std::vector<int64_t> counting_scatter(const std::vector<int64_t>& start, int64_t
 /// by part: part p's rows are rows[begin[p] .. begin[p + 1]), ascending. Over the fixed blocks
 /// (a histogram per block, so partition counts stay bounded per pass).
 template <typename PartOf, typename Rows>
-void partition_rows(int64_t n, int64_t parts, const PartOf& part_of, Rows& rows, std::vector<int64_t>& begin) {
+void partition_rows(int64_t n, int64_t parts, const PartOf& part_of, Rows& rows, HostVector<int64_t>& begin) {
   begin = counting_scatter(
       block_ranges(n), parts, part_of, [&](int64_t total) { rows.resize(static_cast<size_t>(total)); },
       [&](int64_t at, int64_t i) { rows[size_t(at)] = i; });

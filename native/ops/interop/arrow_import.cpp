@@ -4,6 +4,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/transfer.hpp"
 #include "ops/interop/arrow.hpp"
 
@@ -59,8 +60,8 @@ void validate(TypeId type, const ArrowChunk& c, size_t index) {
 }
 
 /// Dictionary indices widened to int64, with -1 for null rows; range-checked.
-std::vector<int64_t> decode_indices(const ArrowChunk& c, size_t index) {
-  std::vector<int64_t> out(static_cast<size_t>(c.length));
+HostVector<int64_t> decode_indices(const ArrowChunk& c, size_t index) {
+  HostVector<int64_t> out(static_cast<size_t>(c.length));
   const int64_t dict_size = c.dictionary->size();
   type_dispatch(c.index_type, [&]<TypeId I>() {
     using T = storage_t<I>;
@@ -85,7 +86,7 @@ std::vector<int64_t> decode_indices(const ArrowChunk& c, size_t index) {
 
 struct Planned {
   int64_t string_bytes = 0;
-  std::vector<std::vector<int64_t>> indices;  // per chunk, for dictionary chunks
+  std::vector<HostVector<int64_t>> indices;  // per chunk, for dictionary chunks
 };
 
 int64_t string_span(TypeId type, const uint8_t* offsets, int64_t begin, int64_t end) {
@@ -96,7 +97,7 @@ int64_t string_span(TypeId type, const uint8_t* offsets, int64_t begin, int64_t 
 /// Writes chunk rows [pos, pos + length) of `out` (a compact host column).
 struct ChunkWriter {
   template <TypeId T>
-  void operator()(Column& out, const ArrowChunk& c, const std::vector<int64_t>* indices,
+  void operator()(Column& out, const ArrowChunk& c, const HostVector<int64_t>* indices,
                   int64_t pos, int64_t& char_pos) const {
     using S = storage_t<T>;
     if (c.length == 0) return;

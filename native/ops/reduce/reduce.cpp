@@ -11,6 +11,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "ops/nulls/null_count.hpp"
@@ -31,9 +32,9 @@ using Cpu = FoldPrimitives<CpuFolds>;
 
 struct CollectKeys {
   template <TypeId T>
-  std::vector<uint64_t> operator()(const ColumnView& v) const {
+  HostVector<uint64_t> operator()(const ColumnView& v) const {
     using S = storage_t<T>;
-    std::vector<uint64_t> keys;
+    HostVector<uint64_t> keys;
     if constexpr (std::is_arithmetic_v<S>) {
       keys.reserve(static_cast<size_t>(v.size));
       const S* x = v.values<S>();
@@ -57,7 +58,7 @@ uint64_t prod_wrap_cpu(const ColumnView& v) { return Cpu::prod_wrap(v); }
 int64_t arg_extreme_cpu(const ColumnView& v, bool want_max) { return Cpu::arg_extreme(v, want_max); }
 
 void select_keys_cpu(const ColumnView& v, int64_t lo, int64_t hi, uint64_t out[2]) {
-  std::vector<uint64_t> keys = type_dispatch(v.type, CollectKeys{}, v);
+  HostVector<uint64_t> keys = type_dispatch(v.type, CollectKeys{}, v);
   GPUDF_EXPECTS(0 <= lo && lo <= hi && hi < int64_t(keys.size()), Internal, "rank out of range");
   std::nth_element(keys.begin(), keys.begin() + lo, keys.end());
   out[0] = keys[size_t(lo)];

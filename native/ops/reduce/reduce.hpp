@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "core/host_vector.hpp"
 
 namespace gpudf {
 
@@ -71,9 +72,9 @@ namespace reduce_detail {
 /// Distinct non-null groups in value order (the backend-specific part of value counts and
 /// nUnique). Fixed width: `keys` holds order keys; strings: `rows` holds one row per group.
 struct Groups {
-  std::vector<uint64_t> keys;
-  std::vector<int64_t> rows;
-  std::vector<int64_t> counts;
+  HostVector<uint64_t> keys;
+  HostVector<int64_t> rows;
+  HostVector<int64_t> counts;
 };
 
 // The backend-specific primitives; reduce.cpp composes them into every kind.

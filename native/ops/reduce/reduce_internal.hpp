@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/reduce/reduce_functors.hpp"
 
@@ -57,7 +58,7 @@ typename Fold::Acc tiled_reduce_cpu(const Fold& f, int64_t n) {
 /// A column on the view's device holding the given rows of `v` in order (-1: a null row).
 /// Reads only the rows' span from a device.
 ColumnPtr gather_rows(const ColumnView& v, const int64_t* rows, int64_t n);
-inline ColumnPtr gather_rows(const ColumnView& v, const std::vector<int64_t>& rows) {
+inline ColumnPtr gather_rows(const ColumnView& v, const HostVector<int64_t>& rows) {
   return gather_rows(v, rows.data(), int64_t(rows.size()));
 }
 

@@ -14,6 +14,7 @@
 #include "core/buffer.hpp"
 #include "core/cuda/cuda_utils.cuh"
 #include "core/dispatch.hpp"
+#include "core/host_vector.hpp"
 #include "ops/reduce/reduce.hpp"
 #include "ops/reduce/reduce_cuda.cuh"
 #include "ops/reduce/reduce_functors.hpp"
@@ -110,7 +111,7 @@ struct GroupCuda {
     *num_groups = groups;
     if (!with_values) return g;
     g.counts.resize(size_t(groups));
-    std::vector<uint64_t>& dst_keys = g.keys;
+    HostVector<uint64_t>& dst_keys = g.keys;
     size_t bytes = size_t(groups) * 8;
     if constexpr (std::is_arithmetic_v<S>) {
       dst_keys.resize(size_t(groups));

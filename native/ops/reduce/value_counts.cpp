@@ -9,6 +9,7 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/transfer.hpp"
 #include "ops/nulls/null_count.hpp"
 #include "ops/reduce/reduce.hpp"
@@ -64,7 +65,7 @@ struct GroupCpu {
 /// Writes the values of order keys into a fixed-width host column.
 struct DecodeKeys {
   template <TypeId T>
-  void operator()(const std::vector<uint64_t>& keys, uint8_t* out) const {
+  void operator()(const HostVector<uint64_t>& keys, uint8_t* out) const {
     using S = storage_t<T>;
     if constexpr (std::is_arithmetic_v<S>) {
       S* dst = reinterpret_cast<S*>(out);
@@ -121,7 +122,7 @@ ColumnPtr gather_rows(const ColumnView& v, const int64_t* row_ptr, int64_t row_c
     shift = std::min(lo, hi);
   }
   const auto n = int64_t(rows.size());
-  std::vector<bool> valid(rows.size());
+  HostVector<bool> valid(rows.size());
   int64_t nulls = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     valid[i] = rows[i] >= 0 && src.is_valid(rows[i] - shift);
@@ -162,13 +163,13 @@ Table value_counts(const ColumnView& v, bool sorted) {
       g = group_values_cpu(v, true, &num_groups);
   }
   // Groups arrive in value order; a stable sort by count keeps value order among equal counts.
-  std::vector<int64_t> order(g.counts.size());
+  HostVector<int64_t> order(g.counts.size());
   std::iota(order.begin(), order.end(), 0);
   if (sorted)
     std::stable_sort(order.begin(), order.end(),
                      [&](int64_t a, int64_t b) { return g.counts[size_t(a)] > g.counts[size_t(b)]; });
   // The null group goes last among the groups with its count (or last of all when unsorted).
-  std::vector<int64_t> counts;
+  HostVector<int64_t> counts;
   counts.reserve(order.size() + 1);
   for (int64_t i : order) counts.push_back(g.counts[size_t(i)]);
   if (nulls) {
@@ -181,11 +182,11 @@ Table value_counts(const ColumnView& v, bool sorted) {
 
   ColumnPtr values;
   if (is_string(v.type)) {
-    std::vector<int64_t> rows(order.size());
+    HostVector<int64_t> rows(order.size());
     for (size_t i = 0; i < order.size(); ++i) rows[i] = order[i] < 0 ? -1 : g.rows[size_t(order[i])];
     values = gather_rows(v, rows);
   } else {
-    std::vector<uint64_t> keys;
+    HostVector<uint64_t> keys;
     keys.reserve(order.size());
     for (int64_t i : order) keys.push_back(i < 0 ? 0 : g.keys[size_t(i)]);
     ColumnPtr host = Column::allocate(cpu_device(), v.type, n, nulls > 0);

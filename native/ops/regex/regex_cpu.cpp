@@ -9,6 +9,7 @@
 
 #include "core/bitmask.hpp"
 #include "core/error.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/regex/regex_ops.hpp"
 #include "ops/regex/regex_row.hpp"
@@ -97,8 +98,8 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
   TemplateView tv;
   if (call.tmpl) tv = TemplateView{call.tmpl->pieces.data(), int32_t(call.tmpl->pieces.size()), call.tmpl->text.data()};
   // Pass 1: lengths (-1: a null result); extract keeps where its group begins for pass 2.
-  std::vector<int64_t> size(size_t(n) + 1, 0);
-  std::vector<int64_t> begin(call.fn == RegexFn::Replace ? 0 : size_t(n));
+  HostVector<int64_t> size(size_t(n) + 1, 0);
+  HostVector<int64_t> begin(call.fn == RegexFn::Replace ? 0 : size_t(n));
   blocks(call, n, [&](PikeVM& vm, int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) {
       int64_t& out = size[size_t(i)];
@@ -115,7 +116,7 @@ ColumnPtr apply_typed(const ColumnView& v, const RegexCall& call) {
     }
   });
   int64_t total = 0;
-  std::vector<int64_t> start(size_t(n) + 1, 0);
+  HostVector<int64_t> start(size_t(n) + 1, 0);
   for (int64_t i = 0; i < n; ++i) {
     start[size_t(i)] = total;
     total += std::max<int64_t>(size[size_t(i)], 0);

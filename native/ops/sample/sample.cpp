@@ -10,20 +10,20 @@
 
 namespace gpudf {
 
-std::vector<int64_t> sample_indices(int64_t rows, int64_t n, bool with_replacement, uint64_t seed) {
+HostVector<int64_t> sample_indices(int64_t rows, int64_t n, bool with_replacement, uint64_t seed) {
   GPUDF_EXPECTS(n >= 0, InvalidArgument, "sample size must be >= 0");
   GPUDF_EXPECTS(with_replacement || n <= rows, InvalidArgument,
                 "cannot sample " + std::to_string(n) + " rows from " + std::to_string(rows) +
                     " without replacement; pass withReplacement: true or a smaller n");
   GPUDF_EXPECTS(n == 0 || rows > 0, InvalidArgument, "cannot sample rows from an empty frame");
   SplitMix64 rng{seed};
-  std::vector<int64_t> out(static_cast<size_t>(n));
+  HostVector<int64_t> out(static_cast<size_t>(n));
   if (with_replacement) {
     for (auto& v : out) v = int64_t(rng.below(uint64_t(rows)));
     return out;
   }
   if (n * 8 >= rows) {  // dense partial Fisher-Yates
-    std::vector<int64_t> pool(static_cast<size_t>(rows));
+    HostVector<int64_t> pool(static_cast<size_t>(rows));
     std::iota(pool.begin(), pool.end(), int64_t(0));
     for (int64_t i = 0; i < n; ++i) {
       int64_t j = i + int64_t(rng.below(uint64_t(rows - i)));
@@ -49,7 +49,7 @@ std::vector<int64_t> sample_indices(int64_t rows, int64_t n, bool with_replaceme
 
 ColumnPtr sample_index_column(Device& device, int64_t rows, int64_t n, bool with_replacement,
                               uint64_t seed) {
-  std::vector<int64_t> idx = sample_indices(rows, n, with_replacement, seed);
+  HostVector<int64_t> idx = sample_indices(rows, n, with_replacement, seed);
   ColumnPtr host = Column::allocate(cpu_device(), TypeId::Int64, n, false);
   if (n) std::memcpy(host->data()->data(), idx.data(), size_t(n) * sizeof(int64_t));
   return copy_to_device(host, device);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/column.hpp"
+#include "core/host_vector.hpp"
 
 namespace gpudf {
 
@@ -34,7 +35,7 @@ struct SplitMix64 {
 
 /// `n` row indices in [0, rows) as described above. Without replacement n > rows is
 /// InvalidArgument; n < 0 always is.
-std::vector<int64_t> sample_indices(int64_t rows, int64_t n, bool with_replacement, uint64_t seed);
+HostVector<int64_t> sample_indices(int64_t rows, int64_t n, bool with_replacement, uint64_t seed);
 
 /// The same indices as an int64 column on `device`.
 ColumnPtr sample_index_column(Device& device, int64_t rows, int64_t n, bool with_replacement,

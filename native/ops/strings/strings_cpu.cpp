@@ -13,6 +13,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/float_text.hpp"
+#include "core/host_vector.hpp"
 #include "core/thread_pool.hpp"
 #include "ops/strings/strings.hpp"
 
@@ -25,7 +26,7 @@ constexpr int64_t kGrain = 4096;
 /// write(i, out) returns row i's byte length and writes it when out is not null.
 template <typename O, typename Valid, typename Write>
 ColumnPtr build_strings(TypeId type, int64_t n, bool nullable, Valid valid, Write write) {
-  std::vector<int64_t> start(size_t(n) + 1, 0);
+  HostVector<int64_t> start(size_t(n) + 1, 0);
   cpu_pool().parallel_for(n, kGrain, [&](int64_t i0, int64_t i1) {
     for (int64_t i = i0; i < i1; ++i) start[size_t(i)] = valid(i) ? write(i, nullptr) : 0;
   });

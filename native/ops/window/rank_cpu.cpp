@@ -94,7 +94,7 @@ void rank_buckets(const ColumnView& v, const Buckets& bk, RankMethod method, boo
   using U = typename order_type<S>::type;
   const int64_t groups = int64_t(bk.start.size()) - 1;
   cpu_pool().parallel_for(groups, 64, [&](int64_t g0, int64_t g1) {
-    std::vector<Keyed<U>> items;
+    HostVector<Keyed<U>> items;
     for (int64_t g = g0; g < g1; ++g) {
       const int64_t b = bk.start[size_t(g)], m = bk.start[size_t(g + 1)] - b;
       items.resize(size_t(m));
