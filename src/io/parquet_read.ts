@@ -15,6 +15,7 @@ import { InvalidArgumentError, ParquetError } from "../errors.js";
 import { Expr, lit, type ExprNode } from "../expr.js";
 import { native, type NativeParquetMetadata, type NativeParquetReadOptions } from "../native/addon.js";
 import { Series } from "../series.js";
+import { validateIPCFraming } from "./ipc_validate.js";
 import { columnsOf, mayMatch, type ColumnStats } from "./parquet_prune.js";
 import { expandPaths } from "./paths.js";
 
@@ -106,7 +107,11 @@ function resolveOptions(options: ReadParquetOptions): void {
 function arrowHints(base64: string): [string, number][] {
   if (base64 === "") return [];
   try {
-    const reader = RecordBatchReader.from(Buffer.from(base64, "base64"));
+    const bytes = Buffer.from(base64, "base64");
+    // The framing is checked first, as for IPC files: apache-arrow's decoder trusts every length
+    // it reads, and a mutated schema could make it build fields without end.
+    validateIPCFraming(bytes);
+    const reader = RecordBatchReader.from(bytes);
     reader.open();
     const out: [string, number][] = [];
     for (const f of reader.schema.fields) {
