@@ -46,4 +46,54 @@ struct HostAllocator {
 template <typename T>
 using HostVector = std::vector<T, HostAllocator<T>>;
 
+/// An uninitialised buffer of T from HostAllocator, for scratch that is written before it is
+/// read (a std::vector would zero it first: a pass of its own). get(n) grows it, dropping what
+/// it held.
+template <typename T>
+class HostBuffer {
+ public:
+  HostBuffer() = default;
+  explicit HostBuffer(std::size_t n) { get(n); }
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  HostBuffer(HostBuffer&& o) noexcept : data_(o.data_), cap_(o.cap_) {
+    o.data_ = nullptr;
+    o.cap_ = 0;
+  }
+  HostBuffer& operator=(HostBuffer&& o) noexcept {
+    if (this != &o) {
+      reset();
+      data_ = o.data_;
+      cap_ = o.cap_;
+      o.data_ = nullptr;
+      o.cap_ = 0;
+    }
+    return *this;
+  }
+  ~HostBuffer() { reset(); }
+
+  /// At least n elements (the contents are not kept when it grows).
+  T* get(std::size_t n) {
+    if (n > cap_) {
+      reset();
+      data_ = HostAllocator<T>().allocate(n);
+      cap_ = n;
+    }
+    return data_;
+  }
+  T* data() const noexcept { return data_; }
+  void reset() noexcept {
+    if (data_) HostAllocator<T>().deallocate(data_, cap_);
+    data_ = nullptr;
+    cap_ = 0;
+  }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t cap_ = 0;
+};
+
+/// A std::string whose large buffers come from HostAllocator (byte buffers a reader gathers).
+using HostString = std::basic_string<char, std::char_traits<char>, HostAllocator<char>>;
+
 }  // namespace gpudf

@@ -148,7 +148,7 @@ struct OutColumn {
   HostVector<uint8_t> valid_bits;            // one bit per row
   BufferPtr offsets;                         // strings: the final offsets; lengths while parsing
   int64_t offset_width = 4;                  // strings: 4 or 8 bytes per offset
-  std::vector<std::string> chunk_bytes;      // strings: bytes per task
+  std::vector<HostString> chunk_bytes;       // strings: bytes per task
   std::atomic<int64_t> failed_row{-1};       // first row whose value broke the type
   std::atomic<int64_t> nulls{0};
 };
@@ -363,7 +363,7 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
         c.values.reset();
         c.offset_width = (c.type == TypeId::LargeUtf8 || size > std::numeric_limits<int32_t>::max()) ? 8 : 4;
         c.offsets = Buffer::allocate(cpu_device(), size_t((nrows + 1) * c.offset_width));
-        c.chunk_bytes.assign(size_t(tasks), std::string());
+        c.chunk_bytes.assign(size_t(tasks), HostString());
       } else {
         c.values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(c.type)));
       }
@@ -399,7 +399,7 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
             const Field& f = fs[size_t(c.source)];
             bool ok;
             if (is_string(c.type)) {
-              std::string& bytes = c.chunk_bytes[size_t(t)];
+              HostString& bytes = c.chunk_bytes[size_t(t)];
               if (bytes.capacity() == 0) {  // at most the task's span: no regrowth copies
                 bytes.reserve(size_t(rows.end[size_t(first_data + r1 - 1)] - rows.begin[size_t(src_row)]));
               }
@@ -475,7 +475,7 @@ CsvResult read_csv(const char* data, int64_t size, const CsvOptions& o, Device& 
       for (auto& s : c.chunk_bytes) {
         if (!s.empty()) std::memcpy(bytes->data() + at, s.data(), s.size());
         at += int64_t(s.size());
-        std::string().swap(s);
+        HostString().swap(s);
       }
       host = std::make_shared<Column>(cpu_device(), t, nrows, bytes, offsets, validity, nulls);
     } else {

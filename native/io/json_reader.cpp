@@ -52,7 +52,7 @@ struct Chunk {
   std::vector<ChunkColumn> cols;
   std::vector<std::pair<std::string, int32_t>> keys;  // key -> column (-1: not read)
   std::unordered_map<std::string, int32_t> key_index;
-  std::string pool;
+  HostString pool;  // strings whose text is not the input's (unescaped)
   HostVector<int64_t> record_pos;  // where each record starts (for messages)
   int64_t rows = 0;
 
@@ -313,8 +313,9 @@ struct CellWriter {
   }
 };
 
-/// A value's text for messages and for utf8 columns.
-void append_text(std::string& out, const Cell& c, const Chunk& ch) {
+/// A value's text for messages (std::string) and for utf8 columns (HostString).
+template <typename S>
+void append_text(S& out, const Cell& c, const Chunk& ch) {
   switch (c.kind) {
     case Kind::Str:
     case Kind::Float: out.append(ch.text(c)); break;
@@ -339,7 +340,7 @@ ColumnPtr build(const OutColumn& oc, const std::vector<Chunk>& chunks, int64_t n
   const bool str = is_string(oc.type);
   BufferPtr values;
   HostVector<int64_t> offsets;
-  std::string bytes;
+  HostString bytes;
   if (str) offsets.assign(size_t(nrows + 1), 0);
   else values = Buffer::allocate(cpu_device(), size_t(nrows) * size_t(value_width(oc.type)));
   const int64_t width = value_width(oc.type);

@@ -138,7 +138,7 @@ void decode_values(const ColumnSchema& c, int32_t encoding, ByteReader in, int64
     if (is_string(c.dtype)) {
       decode_byte_arrays(c, encoding, in, valid, dict, s.lens.data(), out.bytes);
     } else {
-      std::string tmp;
+      HostString tmp;
       decode_byte_arrays(c, encoding, in, valid, dict, s.lens.data(), tmp);
       s.dense.assign(tmp.begin(), tmp.end());
     }

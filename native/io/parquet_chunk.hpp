@@ -23,38 +23,13 @@ struct ChunkOut {
   int64_t rows = 0;                 // the rows wanted from the chunk
   int64_t bytes_hint = 0;           // strings: bytes to reserve before the first page (an estimate)
   HostVector<int64_t> offsets;      // strings: rows + 1 offsets into bytes (filled here)
-  std::string bytes;
+  HostString bytes;
   int64_t nulls = 0;
 };
 
-/// A growable byte buffer left uninitialised (a page's declared size is only committed as the
-/// decompressor writes it).
-class PageBuffer {
- public:
-  PageBuffer() = default;
-  PageBuffer(const PageBuffer&) = delete;
-  PageBuffer& operator=(const PageBuffer&) = delete;
-  ~PageBuffer() { release(); }
-
-  uint8_t* get(size_t n) {
-    if (n > cap_) {
-      release();
-      data_ = HostAllocator<uint8_t>().allocate(n);
-      cap_ = n;
-    }
-    return data_;
-  }
-
- private:
-  void release() noexcept {
-    if (data_) HostAllocator<uint8_t>().deallocate(data_, cap_);
-    data_ = nullptr;
-    cap_ = 0;
-  }
-
-  uint8_t* data_ = nullptr;
-  size_t cap_ = 0;
-};
+/// A page's decompressed bytes, left uninitialised (a page's declared size is only committed as
+/// the decompressor writes it).
+using PageBuffer = HostBuffer<uint8_t>;
 
 /// Buffers one worker reuses from chunk to chunk (decompressed pages, decoded levels and values),
 /// so a read does not fault in fresh pages for every chunk.

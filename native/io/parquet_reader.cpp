@@ -125,7 +125,7 @@ struct OutColumn {
   const ColumnSchema* schema;
   int64_t rows = 0;
   BufferPtr values;
-  std::unique_ptr<uint8_t[]> valid;  // one byte per row, written only by the chunks that met a null
+  HostBuffer<uint8_t> valid;        // one byte per row, written only by the chunks that met a null
   std::vector<ChunkOut> chunks;      // one per row group read
 };
 
@@ -139,7 +139,7 @@ ColumnPtr assemble(OutColumn& oc) {
       if (!ch.valid_written) std::memset(ch.valid, 1, size_t(ch.rows));
     validity = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, bitmap_bytes(oc.rows))));
     uint8_t* bits = static_cast<uint8_t*>(validity->data());
-    const uint8_t* v = oc.valid.get();
+    const uint8_t* v = oc.valid.data();
     cpu_pool().parallel_for(bitmap_bytes(oc.rows), 1 << 16, [&](int64_t a, int64_t b) {
       for (int64_t k = a; k < b; ++k) {
         uint8_t byte = 0;
@@ -241,12 +241,12 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
     if (!is_string(oc.schema->dtype)) {
       oc.values = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, rows * value_width(oc.schema->dtype))));
     }
-    if (oc.schema->max_def > 0) oc.valid = std::make_unique_for_overwrite<uint8_t[]>(size_t(std::max<int64_t>(1, rows)));
+    if (oc.schema->max_def > 0) oc.valid.get(size_t(std::max<int64_t>(1, rows)));
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       ChunkOut& ch = oc.chunks[gi];
       ch.rows = take[gi];
       if (oc.values) ch.values = static_cast<uint8_t*>(oc.values->data()) + size_t(row0[gi]) * size_t(value_width(oc.schema->dtype));
-      if (oc.schema->max_def > 0) ch.valid = oc.valid.get() + row0[gi];
+      if (oc.schema->max_def > 0) ch.valid = oc.valid.data() + row0[gi];
       const ColumnChunkMeta& cm = meta.row_groups[size_t(groups[gi])].columns[size_t(oc.schema->leaf)];
       // PLAIN strings take less than their pages; dictionary-encoded ones may take more (growth).
       if (take[gi] == meta.row_groups[size_t(groups[gi])].num_rows) ch.bytes_hint = cm.total_uncompressed_size;

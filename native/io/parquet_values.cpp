@@ -84,7 +84,7 @@ void dictionary_indices(ByteReader in, int64_t n, const PageDictionary* dict, Ho
                     std::to_string(dict->count) + " entries)");
 }
 
-void plain_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& bytes) {
+void plain_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, HostString& bytes) {
   // Two passes: lengths first (checked), then one copy of the bytes.
   const uint8_t* start = in.p;
   size_t total = 0;
@@ -108,7 +108,7 @@ void plain_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& by
   }
 }
 
-ByteReader delta_length_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& bytes) {
+ByteReader delta_length_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, HostString& bytes) {
   HostVector<int64_t> l(static_cast<size_t>(n));
   in = delta_binary_packed(in, n, l.data());
   size_t total = 0;
@@ -124,11 +124,11 @@ ByteReader delta_length_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, st
   return in;
 }
 
-void delta_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, std::string& bytes) {
+void delta_byte_arrays(ByteReader in, int64_t n, uint32_t* lens, HostString& bytes) {
   HostVector<int64_t> prefix(static_cast<size_t>(n));
   in = delta_binary_packed(in, n, prefix.data());
   HostVector<uint32_t> suffix_lens(static_cast<size_t>(n));
-  std::string suffixes;
+  HostString suffixes;
   delta_length_byte_arrays(in, n, suffix_lens.data(), suffixes);
   size_t sp = 0;
   size_t prev_start = bytes.size(), prev_len = 0;
@@ -226,7 +226,7 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
     case kDeltaByteArray: {
       if (c.physical != Physical::FixedLenByteArray) unsupported(c, encoding);
       HostVector<uint32_t> lens(static_cast<size_t>(n));
-      std::string bytes;
+      HostString bytes;
       delta_byte_arrays(in, n, lens.data(), bytes);
       for (int64_t i = 0; i < n; ++i) {
         GPUDF_EXPECTS(lens[size_t(i)] == w, Parquet, "DELTA_BYTE_ARRAY: a value of the wrong fixed length");
@@ -239,7 +239,7 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
 }
 
 void decode_byte_arrays(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_t n, const PageDictionary* dict,
-                        uint32_t* lens, std::string& bytes) {
+                        uint32_t* lens, HostString& bytes) {
   if (n == 0) return;
   switch (encoding) {
     case kPlain: plain_byte_arrays(in, n, lens, bytes); return;

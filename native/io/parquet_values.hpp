@@ -20,7 +20,7 @@ struct PageDictionary {
   int64_t count = 0;
   HostVector<uint8_t> fixed;      // count * stored_width bytes
   HostVector<int64_t> offsets;    // byte arrays: count + 1 entries into bytes
-  std::string bytes;
+  HostString bytes;
 };
 
 /// Reads a dictionary page's `n` PLAIN entries.
@@ -33,6 +33,6 @@ void decode_fixed(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_
 
 /// Decodes n BYTE_ARRAY values: their lengths into lens[0, n), their bytes appended to bytes.
 void decode_byte_arrays(const ColumnSchema& c, int32_t encoding, ByteReader in, int64_t n, const PageDictionary* dict,
-                        uint32_t* lens, std::string& bytes);
+                        uint32_t* lens, HostString& bytes);
 
 }  // namespace gpudf::parquet

@@ -57,8 +57,8 @@ inline void put_float(std::string& out, F v) {
   out.append(buf, size_t(format_float_shortest(v, buf)));
 }
 
-template <typename I>
-inline void put_int(std::string& out, I v) {
+template <typename I, typename S>  // S: std::string or HostString
+inline void put_int(S& out, I v) {
   char buf[24];
   auto [p, ec] = std::to_chars(buf, buf + sizeof buf, v);
   out.append(buf, p);

@@ -61,9 +61,9 @@ void blocks(const RegexCall& call, int64_t n, F&& fn) {
   cpu_pool().parallel_for(nblocks, 4, [&](int64_t b0, int64_t b1) {
     std::vector<int64_t> scratch(size_t(words), 0);
     // Not initialised: the backtracker clears the visited bits it uses on each search.
-    const auto bt_scratch = std::make_unique_for_overwrite<int64_t[]>(size_t(bt_words));
+    HostBuffer<int64_t> bt_scratch{size_t(bt_words)};
     PikeVM vm(rv, k, scratch.data());
-    vm.use_backtracker(bt_scratch.get(), kBacktrackBudget);
+    vm.use_backtracker(bt_scratch.data(), kBacktrackBudget);
     fn(vm, b0 * kBlockRows, std::min(n, b1 * kBlockRows));
   });
 }
