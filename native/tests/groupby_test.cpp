@@ -448,6 +448,28 @@ TEST(groupby, float_folds_are_identical_on_every_backend) {
   }
 }
 
+TEST(groupby, atomic_folds_on_both_sides_of_the_shared_memory_bound) {
+  // On CUDA the folds that are exact in any order (counts, integer sums and products, first /
+  // last, min / max, argMin / argMax) run as atomics: pre-aggregated per block in shared memory
+  // up to 4096 words (2048 groups of rows + valid counts, 4096 of one word), straight into
+  // global memory beyond. Group counts on both sides of each bound, ids built directly (some
+  // -1, some groups without rows), each against its groups reduced alone on the host.
+  const int64_t n = 40000;
+  for (int64_t count : {int64_t(1), int64_t(2048), int64_t(2049), int64_t(4096), int64_t(4097), int64_t(30000)}) {
+    SCOPED_TRACE("groups=" + std::to_string(count));
+    Rng rng(uint64_t(count) * 7 + 3);
+    std::vector<int32_t> ids(static_cast<size_t>(n));
+    for (auto& id : ids) id = rng.next() % 29 == 0 ? -1 : int32_t(rng.next() % uint64_t(count));
+    GroupIds g;
+    g.ids = on_test_device(host_column<int32_t>(TypeId::Int32, ids));
+    g.count = count;
+    check_kinds(random_values<int32_t>(TypeId::Int32, n, Pattern::Random, uint64_t(count) + 1, 3), g);
+    check_kinds(random_values<int64_t>(TypeId::Int64, n, Pattern::Random, uint64_t(count) + 2, 0), g, 1e4);
+    check_kinds(random_values<double>(TypeId::Float64, n, Pattern::Random, uint64_t(count) + 3, 3), g);
+    check_kinds(string_keys(n, 50, uint64_t(count) + 4), g);
+  }
+}
+
 TEST(groupby, aggregate_many_equals_one_at_a_time) {
   // Every kind over several columns in one call (the one-fold kinds share a pass over the rows
   // when groups are few) gives exactly what group_aggregate gives for each alone.

@@ -1,13 +1,17 @@
 // CUDA backend of groupBy. group_rows: an open-addressing table of row indices filled with
 // atomicCAS (equality: rows_equal on the keys), each slot's smallest row kept with atomicMin,
 // then ids numbered by first appearance with a scan (so maintain_order always holds).
-// Aggregations: the same composition as the CPU (groupby_compose.hpp) over two primitives:
-// fold, in the CPU's fixed shape (fold_shape.hpp): with few groups, one thread per fixed row
-// chunk folds its rows in row order into the chunk's partials, then one thread per group
-// combines them in chunk order; with many, one thread per group over its segment of a stable
-// sort of the ids — the GPUDF_HD folds of groupby_functors.hpp either way, so results equal the
-// CPU's bit for bit; and sorted (sorted_order by id then value, then one thread per group).
-// Per-row logic lives in GPUDF_HD headers the CPU tests exercise.
+// Aggregations: the same composition as the CPU (groupby_compose.hpp) over two primitives.
+// fold: a fold whose combine gives the same bits in any order (counts, wrapping integer sums
+// and products, a row chosen under a total order: first/last, min/max, argMin/argMax) runs as
+// atomics on 64-bit words per group — with few groups each block first folds its rows into a
+// copy of the words in shared memory and merges that into the global words, with many every row
+// updates the global words. Float sums, means and variances keep the CPU's fixed shape
+// (fold_shape.hpp) so their rounding is the CPU's bit for bit: with few groups, one thread per
+// fixed row chunk folds its rows in row order into the chunk's partials, then one thread per
+// group combines them in chunk order; with many, one thread per group over its segment of a
+// stable sort of the ids. sorted (median, quantile, nUnique): sorted_order by id then value,
+// then one thread per group. Per-row logic lives in GPUDF_HD headers the CPU tests exercise.
 #include <thrust/binary_search.h>
 #include <thrust/copy.h>
 #include <thrust/execution_policy.h>
@@ -16,7 +20,9 @@
 #include <thrust/sequence.h>
 #include <thrust/sort.h>
 
+#include <algorithm>
 #include <bit>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -160,6 +166,170 @@ __global__ void sorted_kernel(Op op, const int64_t* perm, const int64_t* begin, 
   GPUDF_GRID_STRIDE(g, count) out[g] = op.apply(perm, begin[g], valid[g]);
 }
 
+// ---- atomic folds ---------------------------------------------------------------------------
+// An adapter runs a fold on kWords 64-bit words per group: identity(k) is word k's start,
+// update(w, i, g) merges row i into group g's words with atomics, merge(dst, src, g) merges one
+// block's words into the global ones, acc(w, g) reads the fold's accumulator back. Only folds
+// whose combine is exact in any order have one (AtomicOf), so no schedule changes a result.
+
+using ull = unsigned long long;
+
+/// Rows and valid values: two words, added.
+struct CountWords {
+  CountRowsValid f;
+  using Acc = RowsValid;
+  static constexpr int kWords = 2;
+  __device__ ull identity(int) const { return 0; }
+  __device__ void update(ull* w, int64_t i, int64_t) const {
+    atomicAdd(&w[0], 1ull);
+    if (f.v.is_valid(i)) atomicAdd(&w[1], 1ull);
+  }
+  __device__ void merge(ull* dst, const ull* src, int64_t) const {
+    if (src[0]) atomicAdd(&dst[0], src[0]);
+    if (src[1]) atomicAdd(&dst[1], src[1]);
+  }
+  __device__ Acc acc(const ull* w, int64_t) const { return {int64_t(w[0]), int64_t(w[1])}; }
+};
+
+/// A fold whose accumulator is a 64-bit integer summed with wrap-around (SumWrap, RowsBefore):
+/// one word, added.
+template <typename GF>
+struct AddWord {
+  GF f;
+  using Acc = typename GF::Acc;
+  static constexpr int kWords = 1;
+  __device__ ull identity(int) const { return ull(f.identity()); }
+  __device__ void update(ull* w, int64_t i, int64_t g) const {
+    if (const ull x = ull(f.load(i, g))) atomicAdd(w, x);
+  }
+  __device__ void merge(ull* dst, const ull* src, int64_t) const {
+    if (src[0]) atomicAdd(dst, src[0]);
+  }
+  __device__ Acc acc(const ull* w, int64_t) const { return Acc(w[0]); }
+};
+
+/// A fold whose accumulator is a 64-bit integer and whose combine is exact, commutative and
+/// associative (a wrapping product, the first / last row, a row chosen under a total order): one
+/// word, merged by combine in a compare-and-swap loop. No plain read of the word: the first CAS
+/// guesses the identity and returns what the word holds.
+template <typename GF>
+struct CasWord {
+  GF f;
+  using Acc = typename GF::Acc;
+  static constexpr int kWords = 1;
+  __device__ ull identity(int) const { return ull(f.identity()); }
+  __device__ void put(ull* w, Acc x) const {
+    ull seen = ull(f.identity());
+    while (true) {
+      const ull want = ull(f.combine(Acc(seen), x));
+      if (want == seen) return;
+      const ull was = atomicCAS(w, seen, want);
+      if (was == seen) return;
+      seen = was;
+    }
+  }
+  __device__ void update(ull* w, int64_t i, int64_t g) const {
+    const Acc x = f.load(i, g);
+    if (ull(x) != ull(f.identity())) put(w, x);
+  }
+  __device__ void merge(ull* dst, const ull* src, int64_t) const {
+    if (src[0] != ull(f.identity())) put(dst, Acc(src[0]));
+  }
+  __device__ Acc acc(const ull* w, int64_t) const { return Acc(w[0]); }
+};
+
+/// A group's extreme number as its row (ArgExtreme orders rows as ValueExtreme does: NaN loses
+/// unless all are NaN, ties to the smaller row), the value read at that row at the end.
+template <typename T>
+struct ExtremeWord : CasWord<PerGroup<reduce_detail::ArgExtreme<T>>> {
+  using Acc = typename ValueExtreme<T>::Acc;
+  __device__ Acc acc(const ull* w, int64_t) const {
+    const auto row = int64_t(w[0]);
+    return row < 0 ? Acc{T(0), -1} : Acc{this->f.f.v.template values<T>()[row], row};
+  }
+};
+
+/// The adapter of a fold (void: none, the fold keeps its fixed shape).
+template <typename GF>
+struct AtomicOf {
+  using type = void;
+};
+template <>
+struct AtomicOf<CountRowsValid> {
+  using type = CountWords;
+  static type make(const CountRowsValid& f) { return {f}; }
+};
+template <>
+struct AtomicOf<RowsBefore> {
+  using type = AddWord<RowsBefore>;
+  static type make(const RowsBefore& f) { return {f}; }
+};
+template <>
+struct AtomicOf<EdgeRow> {
+  using type = CasWord<EdgeRow>;
+  static type make(const EdgeRow& f) { return {f}; }
+};
+template <typename T>
+struct AtomicOf<PerGroup<reduce_detail::SumWrap<T>>> {
+  using type = AddWord<PerGroup<reduce_detail::SumWrap<T>>>;
+  static type make(const PerGroup<reduce_detail::SumWrap<T>>& f) { return {f}; }
+};
+template <typename T>
+struct AtomicOf<PerGroup<reduce_detail::ProdWrap<T>>> {
+  using type = CasWord<PerGroup<reduce_detail::ProdWrap<T>>>;
+  static type make(const PerGroup<reduce_detail::ProdWrap<T>>& f) { return {f}; }
+};
+template <typename T>
+struct AtomicOf<PerGroup<reduce_detail::ArgExtreme<T>>> {
+  using type = CasWord<PerGroup<reduce_detail::ArgExtreme<T>>>;
+  static type make(const PerGroup<reduce_detail::ArgExtreme<T>>& f) { return {f}; }
+};
+template <typename T>
+struct AtomicOf<ValueExtreme<T>> {
+  using type = ExtremeWord<T>;
+  static type make(const ValueExtreme<T>& f) { return {{{{f.v, f.want_max}}}}; }
+};
+
+/// Words per group a block may pre-aggregate in shared memory (32 KiB, under the 48 KiB every
+/// device gives a launch without opting in), and the most blocks that pre-aggregate.
+constexpr int64_t kSharedWords = 4096;
+constexpr int kPreBlocks = 1024;
+
+template <typename A>
+__global__ void init_words_kernel(A a, int64_t words, ull* w) {
+  GPUDF_GRID_STRIDE(k, words) w[k] = a.identity(int(k % A::kWords));
+}
+
+/// Every row with an id in [0, count) merged into its group's global words.
+template <typename A>
+__global__ void atomic_fold_kernel(A a, IndexReader ids, int64_t n, int64_t count, ull* words) {
+  GPUDF_GRID_STRIDE(i, n) {
+    const int64_t g = ids(i);
+    if (uint64_t(g) < uint64_t(count)) a.update(words + g * A::kWords, i, g);
+  }
+}
+
+/// The same with few groups: the block's rows merged into its own copy of the words in shared
+/// memory first, which is then merged into the global words.
+template <typename A>
+__global__ void shared_fold_kernel(A a, IndexReader ids, int64_t n, int64_t count, ull* words) {
+  extern __shared__ ull block_words[];
+  constexpr int W = A::kWords;
+  for (int64_t k = threadIdx.x; k < count * W; k += blockDim.x) block_words[k] = a.identity(int(k % W));
+  __syncthreads();
+  GPUDF_GRID_STRIDE(i, n) {
+    const int64_t g = ids(i);
+    if (uint64_t(g) < uint64_t(count)) a.update(block_words + g * W, i, g);
+  }
+  __syncthreads();
+  for (int64_t g = threadIdx.x; g < count; g += blockDim.x) a.merge(words + g * W, block_words + g * W, g);
+}
+
+template <typename A>
+__global__ void words_acc_kernel(A a, const ull* words, int64_t count, typename A::Acc* out) {
+  GPUDF_GRID_STRIDE(g, count) out[g] = a.acc(words + g * A::kWords, g);
+}
+
 /// The CUDA backend of groupby_compose.hpp: segments (rows stably sorted by id, offsets per
 /// group) built once per call, on first use.
 struct CudaBackend {
@@ -190,10 +360,43 @@ struct CudaBackend {
     GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
   }
 
+  template <typename A>
+  HostVector<typename A::Acc> atomic_fold(const A& a) const {
+    using Acc = typename A::Acc;
+    cudaStream_t stream = cuda_current_stream();
+    const int64_t words = count * A::kWords;
+    BufferPtr w = device_buffer(size_t(words) * sizeof(ull));
+    init_words_kernel<<<grid_for(words), kBlockThreads, 0, stream>>>(a, words, ptr<ull>(w));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    if (n > 0) {
+      // Pre-aggregate when the words fit in shared memory and each block folds several rows
+      // into each of them; else rows go straight to the global words.
+      const IndexReader ids{id_view.data, id_view.offset, id_view.type};
+      if (words <= kSharedWords && n >= 4 * words)
+        shared_fold_kernel<<<std::min(grid_for(n), kPreBlocks), kBlockThreads, size_t(words) * sizeof(ull), stream>>>(
+            a, ids, n, count, ptr<ull>(w));
+      else
+        atomic_fold_kernel<<<grid_for(n), kBlockThreads, 0, stream>>>(a, ids, n, count, ptr<ull>(w));
+      GPUDF_CUDA_TRY(cudaGetLastError());
+    }
+    BufferPtr out = device_buffer(size_t(count) * sizeof(Acc));
+    words_acc_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(a, ptr<ull>(w), count, ptr<Acc>(out));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    return download<Acc>(out, size_t(count), stream);
+  }
+
   template <typename GF>
   HostVector<typename GF::Acc> fold(const GF& f) const {
-    using Acc = typename GF::Acc;
     if (count == 0) return {};
+    if constexpr (!std::is_void_v<typename AtomicOf<GF>::type>) return atomic_fold(AtomicOf<GF>::make(f));
+    else return shaped_fold(f);
+  }
+
+  /// fold_shape.hpp's fixed shape: per-chunk partials combined in chunk order, or each group's
+  /// rows in row order over a stable sort of the ids.
+  template <typename GF>
+  HostVector<typename GF::Acc> shaped_fold(const GF& f) const {
+    using Acc = typename GF::Acc;
     cudaStream_t stream = cuda_current_stream();
     BufferPtr out = device_buffer(size_t(count) * sizeof(Acc));
     if (const int64_t chunks = partial_chunks(n, count)) {

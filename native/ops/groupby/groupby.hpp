@@ -21,8 +21,11 @@
 // counting-sorted by group; nUnique and string extremes sort each group's rows (segments from a
 // counting sort). Host scratch that scales with rows or groups is a HostVector (reused blocks).
 // CUDA: an open-addressing table of row indices filled with atomicCAS (equality: rows_equal),
-// ids numbered by first appearance with a scan; aggregations over segments from a stable sort
-// of the ids, one thread per group running the same GPUDF_HD folds as the CPU.
+// ids numbered by first appearance with a scan; the aggregations exact in any order (counts,
+// integer sums and products, first/last, min/max, argMin/argMax) as atomics on per-group words,
+// pre-aggregated in shared memory per block when the groups are few; float sums, means and
+// variances in the CPU's fixed shape with the same GPUDF_HD folds (so they round as the CPU's);
+// median, quantile and nUnique over a sort by (group, value).
 #pragma once
 
 #include <cstdint>
