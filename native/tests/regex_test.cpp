@@ -21,8 +21,11 @@ namespace {
 /// backtracker taking rows under `budget` (instructions x (length + 1)).
 std::string spans_by(const Regex& rx, const std::string& s, int64_t budget) {
   const int32_t k = 2 * (rx.groups + 1);
-  std::vector<int64_t> scratch(size_t(pike_scratch_bytes(rx.view().num_insts, k) / 8 + 1));
-  std::vector<int64_t> bt(size_t(backtrack_scratch_bytes(budget) / 8 + 1));
+  // Zeroed as fresh vectors would be, but reused from call to call: a fresh 0.5 MB vector per
+  // call made the random-pattern test spend minutes mapping and unmapping memory.
+  static std::vector<int64_t> scratch, bt;
+  scratch.assign(size_t(pike_scratch_bytes(rx.view().num_insts, k) / 8 + 1), 0);
+  bt.assign(size_t(backtrack_scratch_bytes(budget) / 8 + 1), 0);
   PikeVM vm(rx.view(), k, scratch.data());
   if (budget > 0) vm.use_backtracker(bt.data(), budget);
   std::string out;
