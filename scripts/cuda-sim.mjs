@@ -5,8 +5,8 @@
 //   1. the native tests under the forward, reverse and random thread schedules;
 //   2. scripts/device-compare.mjs: one seeded workload on the CPU backend and on the simulated
 //      CUDA backend under each schedule, whose results must agree;
-//   3. the vitest suite against the simulated addon (GPUDF_ADDON), under the random schedule
-//      (--vitest-schedule S, repeatable, for others: the suite takes several minutes a run);
+//   3. the vitest suite against the simulated addon (GPUDF_ADDON), under each schedule of step 1
+//      (--vitest-schedule S, repeatable, picks others: the suite takes several minutes a run);
 // then prints the kernel coverage: every __global__ in native/**/*.cu (outside the simulator's
 // own tests) against the kernels the runs launched.
 //
@@ -14,7 +14,7 @@
 //
 // --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined (native tests only).
 // --schedule: run only the given schedule(s) (forward, reverse, random:SEED).
-// --vitest-schedule: the schedule(s) of step 3 (default: the last of --schedule's).
+// --vitest-schedule: the schedule(s) of step 3 (default: those of --schedule, or all three).
 // --no-vitest: skip steps 2 and 3. FILTER...: passed to gpudf_native_tests (test name filters)
 // and implies --no-vitest.
 // Exit status: non-zero when the build or any run fails. Without the CUDA toolkit's CCCL
@@ -38,7 +38,7 @@ for (let i = 0; i < args.length; i++) {
 }
 const withVitest = !sanitize && filters.length === 0 && !args.includes('--no-vitest');
 if (schedules.length === 0) schedules.push('forward', 'reverse', 'random:20261202');
-if (vitestSchedules.length === 0) vitestSchedules.push(schedules[schedules.length - 1]);
+if (vitestSchedules.length === 0) vitestSchedules.push(...schedules);
 
 // The same places native/cuda_sim/cuda_sim.cmake looks for Thrust.
 const toolkits = [process.env.CUDA_HOME, process.env.CUDA_PATH].filter(Boolean);
