@@ -219,6 +219,7 @@ ColumnPtr selected_rows_cpu(const ColumnView& mask) {
 }
 
 void rows_bitmap_cpu(const int64_t* rows, int64_t n, int64_t bit_offset, uint8_t* bits, int64_t bytes, const uint8_t* and_bits) {
+  if (bytes == 0) return;  // no rows: an empty buffer may have no address (memset's is non-null)
   std::memset(bits, 0, size_t(bytes));
   // Ascending rows: a chunk's bits lie in a run of bytes that it shares with its neighbours only
   // at the ends, so each byte is written once, whole, and only the two end bytes atomically.
