@@ -191,37 +191,38 @@ struct CountWords {
   __device__ Acc acc(const ull* w, int64_t) const { return {int64_t(w[0]), int64_t(w[1])}; }
 };
 
-/// A fold whose accumulator is a 64-bit integer summed with wrap-around (SumWrap, RowsBefore):
-/// one word, added.
+/// A fold whose accumulator is a 64-bit integer, kept as it is in one word.
 template <typename GF>
-struct AddWord {
+struct OneWord {
   GF f;
   using Acc = typename GF::Acc;
   static constexpr int kWords = 1;
   __device__ ull identity(int) const { return ull(f.identity()); }
+  __device__ Acc acc(const ull* w, int64_t) const { return Acc(w[0]); }
+};
+
+/// The word summed with wrap-around (SumWrap, RowsBefore): atomicAdd.
+template <typename GF>
+struct AddWord : OneWord<GF> {
   __device__ void update(ull* w, int64_t i, int64_t g) const {
-    if (const ull x = ull(f.load(i, g))) atomicAdd(w, x);
+    if (const ull x = ull(this->f.load(i, g))) atomicAdd(w, x);
   }
   __device__ void merge(ull* dst, const ull* src, int64_t) const {
     if (src[0]) atomicAdd(dst, src[0]);
   }
-  __device__ Acc acc(const ull* w, int64_t) const { return Acc(w[0]); }
 };
 
-/// A fold whose accumulator is a 64-bit integer and whose combine is exact, commutative and
-/// associative (a wrapping product, the first / last row, a row chosen under a total order): one
-/// word, merged by combine in a compare-and-swap loop. No plain read of the word: the first CAS
-/// guesses the identity and returns what the word holds.
+/// The word merged by combine in a compare-and-swap loop, for a combine that is exact,
+/// commutative and associative (a wrapping product, the first / last row, a row chosen under a
+/// total order). No plain read of the word: the first CAS guesses the identity and returns what
+/// the word holds.
 template <typename GF>
-struct CasWord {
-  GF f;
+struct CasWord : OneWord<GF> {
   using Acc = typename GF::Acc;
-  static constexpr int kWords = 1;
-  __device__ ull identity(int) const { return ull(f.identity()); }
   __device__ void put(ull* w, Acc x) const {
-    ull seen = ull(f.identity());
+    ull seen = ull(this->f.identity());
     while (true) {
-      const ull want = ull(f.combine(Acc(seen), x));
+      const ull want = ull(this->f.combine(Acc(seen), x));
       if (want == seen) return;
       const ull was = atomicCAS(w, seen, want);
       if (was == seen) return;
@@ -229,13 +230,12 @@ struct CasWord {
     }
   }
   __device__ void update(ull* w, int64_t i, int64_t g) const {
-    const Acc x = f.load(i, g);
-    if (ull(x) != ull(f.identity())) put(w, x);
+    const Acc x = this->f.load(i, g);
+    if (ull(x) != ull(this->f.identity())) put(w, x);
   }
   __device__ void merge(ull* dst, const ull* src, int64_t) const {
-    if (src[0] != ull(f.identity())) put(dst, Acc(src[0]));
+    if (src[0] != ull(this->f.identity())) put(dst, Acc(src[0]));
   }
-  __device__ Acc acc(const ull* w, int64_t) const { return Acc(w[0]); }
 };
 
 /// A group's extreme number as its row (ArgExtreme orders rows as ValueExtreme does: NaN loses
@@ -262,32 +262,32 @@ struct AtomicOf<CountRowsValid> {
 template <>
 struct AtomicOf<RowsBefore> {
   using type = AddWord<RowsBefore>;
-  static type make(const RowsBefore& f) { return {f}; }
+  static type make(const RowsBefore& f) { return {{f}}; }
 };
 template <>
 struct AtomicOf<EdgeRow> {
   using type = CasWord<EdgeRow>;
-  static type make(const EdgeRow& f) { return {f}; }
+  static type make(const EdgeRow& f) { return {{f}}; }
 };
 template <typename T>
 struct AtomicOf<PerGroup<reduce_detail::SumWrap<T>>> {
   using type = AddWord<PerGroup<reduce_detail::SumWrap<T>>>;
-  static type make(const PerGroup<reduce_detail::SumWrap<T>>& f) { return {f}; }
+  static type make(const PerGroup<reduce_detail::SumWrap<T>>& f) { return {{f}}; }
 };
 template <typename T>
 struct AtomicOf<PerGroup<reduce_detail::ProdWrap<T>>> {
   using type = CasWord<PerGroup<reduce_detail::ProdWrap<T>>>;
-  static type make(const PerGroup<reduce_detail::ProdWrap<T>>& f) { return {f}; }
+  static type make(const PerGroup<reduce_detail::ProdWrap<T>>& f) { return {{f}}; }
 };
 template <typename T>
 struct AtomicOf<PerGroup<reduce_detail::ArgExtreme<T>>> {
   using type = CasWord<PerGroup<reduce_detail::ArgExtreme<T>>>;
-  static type make(const PerGroup<reduce_detail::ArgExtreme<T>>& f) { return {f}; }
+  static type make(const PerGroup<reduce_detail::ArgExtreme<T>>& f) { return {{f}}; }
 };
 template <typename T>
 struct AtomicOf<ValueExtreme<T>> {
   using type = ExtremeWord<T>;
-  static type make(const ValueExtreme<T>& f) { return {{{{f.v, f.want_max}}}}; }
+  static type make(const ValueExtreme<T>& f) { return {{{{{f.v, f.want_max}}}}}; }
 };
 
 /// Words per group a block may pre-aggregate in shared memory (32 KiB, under the 48 KiB every
