@@ -49,7 +49,7 @@ function(gpudf_cuda_sim_rewrite out_var)
   set(${out_var} ${generated} PARENT_SCOPE)
 endfunction()
 
-file(GLOB GPUDF_CUDA_SOURCES CONFIGURE_DEPENDS native/core/cuda/*.cu native/ops/*/*.cu)
+file(GLOB GPUDF_CUDA_SOURCES CONFIGURE_DEPENDS native/core/cuda/*.cu native/ops/*/*.cu native/io/*.cu)
 gpudf_cuda_sim_rewrite(GPUDF_CUDA_SIM_GENERATED ${GPUDF_CUDA_SOURCES})
 file(GLOB GPUDF_CUDA_SIM_RUNTIME CONFIGURE_DEPENDS ${GPUDF_CUDA_SIM_DIR}/*.cpp)
 list(APPEND GPUDF_CORE_SOURCES ${GPUDF_CUDA_SIM_GENERATED} ${GPUDF_CUDA_SIM_RUNTIME})

@@ -72,6 +72,25 @@ class HybridDecoder {
     return rle_ && run_left_ >= n;
   }
 
+  /// One run of the stream, whole: `count` copies of `value`, or `count` values bit-packed in
+  /// [packed, packed_end) (count a multiple of 8; the last values may be padding).
+  struct Run {
+    bool repeat;
+    uint32_t value;
+    const uint8_t* packed;
+    const uint8_t* packed_end;
+    int64_t count;
+  };
+
+  /// Consumes and returns the next run (its header checked as get() checks it), for callers
+  /// that expand runs elsewhere. Not to be mixed with get() within a run.
+  Run take_run() {
+    next_run();
+    const Run r{rle_, rle_value_, packed_, packed_end_, run_left_};
+    run_left_ = 0;
+    return r;
+  }
+
   /// Writes the next n values to out; ERR_PARQUET when the runs end first.
   void get(uint32_t* out, int64_t n) {
     while (n > 0) {

@@ -5,7 +5,6 @@
 
 #include "core/error.hpp"
 #include "io/codec_libs.hpp"
-#include "io/parquet_metadata.hpp"
 #include "io/parquet_values.hpp"
 #include "io/snappy.hpp"
 #include "io/zstd_codec.hpp"
@@ -108,6 +107,8 @@ void scatter(const ColumnSchema& c, const Scratch& s, bool has_nulls, int64_t ta
     return;
   }
   size_t j = 0, byte_pos = 0;
+  const bool fixed_conv = c.conv != Conv::DecBytes && c.conv != Conv::Bytes;
+  const FixedConversion fc = fixed_conv ? fixed_conversion(c) : FixedConversion{Conv::Copy, 0, 0};
   for (int64_t i = 0; i < take; ++i) {
     const bool v = valid_at(i);
     if (valid) valid[row + i] = v;
@@ -124,6 +125,8 @@ void scatter(const ColumnSchema& c, const Scratch& s, bool has_nulls, int64_t ta
       std::memcpy(dst + size_t(i) * 4, src + j++ * 4, 4);
     } else if (c.conv == Conv::Copy && dw == 8) {
       std::memcpy(dst + size_t(i) * 8, src + j++ * 8, 8);
+    } else if (fixed_conv) {
+      convert_fixed(fc, src + j++ * sw, dst + size_t(i) * dw);
     } else {
       convert_value(c, src + j++ * sw, sw, dst + size_t(i) * dw);
     }
@@ -155,20 +158,12 @@ void decode_values(const ColumnSchema& c, int32_t encoding, ByteReader in, int64
 
 }  // namespace
 
-void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows,
-                  ChunkOut& out, ChunkScratch& s) {
-  const int64_t rows = out.rows;
-  if (is_string(c.dtype)) {
-    out.offsets.assign(size_t(rows) + 1, 0);
-    out.bytes.reserve(size_t(std::max<int64_t>(0, out.bytes_hint)));
-  }
-  // Fixed-width values stored as the column keeps them decode straight into the column.
-  const bool direct = !is_string(c.dtype) && c.physical != Physical::ByteArray && c.conv == Conv::Copy &&
-                      stored_width(c) == value_width(c.dtype);
-  PageDictionary dict;
+void walk_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows, int64_t rows,
+                ChunkScratch& s, const std::function<void(const PageHeader&, ByteReader)>& on_dictionary,
+                const std::function<void(const DataPage&)>& on_data) {
   bool have_dict = false;
   size_t pos = 0;
-  int64_t done = 0;  // rows of the group decoded (all of a page, even past `rows`)
+  int64_t done = 0;  // rows of the group walked (all of a page, even past `rows`)
   while (done < rows) {
     GPUDF_EXPECTS(pos < size, Parquet,
                   "the column chunk ends after " + std::to_string(done) + " of its " + std::to_string(group_rows) + " rows");
@@ -182,17 +177,16 @@ void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_
       GPUDF_EXPECTS(!have_dict, Parquet, "a second dictionary page in one column chunk");
       GPUDF_EXPECTS(h.encoding == kPlain || h.encoding == kPlainDictionary, Parquet, "a dictionary page not PLAIN-encoded");
       const uint8_t* p = decompress(codec, body, size_t(h.compressed_size), size_t(h.uncompressed_size), s.page);
-      read_dictionary(c, ByteReader{p, p + h.uncompressed_size}, h.num_values, dict);
+      on_dictionary(h, ByteReader{p, p + h.uncompressed_size});
       have_dict = true;
       continue;
     }
     GPUDF_EXPECTS(h.type == PageType::Data || h.type == PageType::DataV2, Parquet,
                   "unknown page type " + std::to_string(int(h.type)));
-    const int64_t n = h.num_values;
+    DataPage page{&h, h.num_values, done};
+    const int64_t n = page.values;
     GPUDF_EXPECTS(n <= group_rows - done, Parquet,
                   "levels do not add up: the pages hold more values than the row group's " + std::to_string(group_rows) + " rows");
-    int64_t valid = n;
-    ByteReader values{nullptr, nullptr};
     if (h.type == PageType::Data) {
       const uint8_t* p = decompress(codec, body, size_t(h.compressed_size), size_t(h.uncompressed_size), s.page);
       ByteReader r{p, p + h.uncompressed_size};
@@ -203,36 +197,72 @@ void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_
         std::memcpy(&len, r.p, 4);
         r.p += 4;
         r.need(len, "definition levels");
-        valid = read_levels(r.p, r.p + len, n, c.max_def, s);
+        page.levels = ByteReader{r.p, r.p + len};
         r.p += len;
       }
-      values = r;
+      page.data = r;
     } else {
       GPUDF_EXPECTS(h.num_rows == n || h.num_rows == 0, Parquet, "levels do not add up: a v2 page's rows and values differ");
       const size_t levels = size_t(h.rep_bytes) + size_t(h.def_bytes);
       GPUDF_EXPECTS(levels <= size_t(h.compressed_size) && levels <= size_t(h.uncompressed_size), Parquet,
                     "a v2 page's levels are longer than the page");
       if (c.max_def > 0) {
-        valid = read_levels(body + h.rep_bytes, body + levels, n, c.max_def, s);
-        GPUDF_EXPECTS(n - valid == h.num_nulls, Parquet, "levels do not add up: a v2 page's null count disagrees with its levels");
+        page.levels = ByteReader{body + h.rep_bytes, body + levels};
       } else {
         GPUDF_EXPECTS(h.num_nulls == 0, Parquet, "a required column's page has nulls");
       }
       const size_t packed = size_t(h.compressed_size) - levels, raw = size_t(h.uncompressed_size) - levels;
       const uint8_t* p = h.is_compressed ? decompress(codec, body + levels, packed, raw, s.page) : body + levels;
       GPUDF_EXPECTS(h.is_compressed || packed == raw, Parquet, "an uncompressed v2 page whose sizes disagree");
-      values = ByteReader{p, p + raw};
+      page.data = ByteReader{p, p + raw};
+    }
+    on_data(page);
+    done += n;
+  }
+  GPUDF_EXPECTS(rows < group_rows || done == group_rows, Parquet,
+                "levels do not add up: the pages hold " + std::to_string(done) + " values for " + std::to_string(group_rows) + " rows");
+}
+
+void check_page_nulls(const DataPage& page, int64_t valid) {
+  if (page.header->type == PageType::DataV2 && page.levels.p) {
+    GPUDF_EXPECTS(page.values - valid == page.header->num_nulls, Parquet,
+                  "levels do not add up: a v2 page's null count disagrees with its levels");
+  }
+}
+
+void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows,
+                  ChunkOut& out, ChunkScratch& s) {
+  const int64_t rows = out.rows;
+  if (is_string(c.dtype)) {
+    out.offsets.assign(size_t(rows) + 1, 0);
+    out.bytes.reserve(size_t(std::max<int64_t>(0, out.bytes_hint)));
+  }
+  // Fixed-width values stored as the column keeps them decode straight into the column.
+  const bool direct = !is_string(c.dtype) && c.physical != Physical::ByteArray && c.conv == Conv::Copy &&
+                      stored_width(c) == value_width(c.dtype);
+  PageDictionary dict;
+  bool have_dict = false;
+  auto on_dictionary = [&](const PageHeader& h, ByteReader in) {
+    read_dictionary(c, in, h.num_values, dict);
+    have_dict = true;
+  };
+  auto on_data = [&](const DataPage& page) {
+    const PageHeader& h = *page.header;
+    const int64_t n = page.values, done = page.row;
+    int64_t valid = n;
+    if (page.levels.p) {
+      valid = read_levels(page.levels.p, page.levels.end, n, c.max_def, s);
+      check_page_nulls(page, valid);
     }
     const int64_t take = std::min<int64_t>(n, rows - done);
     const bool has_nulls = valid < n;
     if (direct && !has_nulls && take == n) {
-      decode_fixed(c, h.encoding, values, n, have_dict ? &dict : nullptr, out.values + size_t(done) * size_t(stored_width(c)));
+      decode_fixed(c, h.encoding, page.data, n, have_dict ? &dict : nullptr, out.values + size_t(done) * size_t(stored_width(c)));
       if (out.valid_written) std::memset(out.valid + done, 1, size_t(n));
-      done += n;
-      continue;
+      return;
     }
     const size_t bytes_before = out.bytes.size();
-    decode_values(c, h.encoding, values, valid, have_dict ? &dict : nullptr, s, out);
+    decode_values(c, h.encoding, page.data, valid, have_dict ? &dict : nullptr, s, out);
     if (take < n && is_string(c.dtype)) {
       // Only the first `take` rows are wanted: drop the bytes of the values after them.
       int64_t keep = 0, j = 0;
@@ -241,10 +271,8 @@ void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_
       out.bytes.resize(bytes_before + size_t(keep));
     }
     scatter(c, s, has_nulls, take, done, out);
-    done += n;
-  }
-  GPUDF_EXPECTS(rows < group_rows || done == group_rows, Parquet,
-                "levels do not add up: the pages hold " + std::to_string(done) + " values for " + std::to_string(group_rows) + " rows");
+  };
+  walk_chunk(c, codec, data, size, group_rows, rows, s, on_dictionary, on_data);
 }
 
 }  // namespace gpudf::parquet

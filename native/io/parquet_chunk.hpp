@@ -4,12 +4,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/host_vector.hpp"
+#include "io/parquet_bits.hpp"
 #include "io/parquet_format.hpp"
+#include "io/parquet_metadata.hpp"
 #include "io/parquet_schema.hpp"
 
 namespace gpudf::parquet {
@@ -45,6 +48,26 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
 
 /// True when `codec` can be read in this process; else `library` names what is missing.
 bool codec_readable(Codec codec, std::string& library);
+
+/// A data page (v1 or v2) with its parts located, decompressed where the page is.
+struct DataPage {
+  const PageHeader* header;
+  int64_t values = 0;      // num_values: rows of a flat column, null or not
+  int64_t row = 0;         // the page's first row within the chunk
+  ByteReader levels{nullptr, nullptr};  // definition levels (RLE / bit-packed hybrid); empty when required
+  ByteReader data{nullptr, nullptr};    // the values, in header->encoding
+};
+
+/// Walks the pages of the column chunk [data, data + size) until `rows` rows (of `group_rows`)
+/// are covered: each dictionary page's PLAIN entries (decompressed) to on_dictionary, each
+/// data page to on_data. The page structure is checked here (sizes, counts, level encodings);
+/// buffers handed out live until the next callback.
+void walk_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows, int64_t rows,
+                ChunkScratch& s, const std::function<void(const PageHeader&, ByteReader)>& on_dictionary,
+                const std::function<void(const DataPage&)>& on_data);
+
+/// ERR_PARQUET unless a v2 page's declared null count matches `valid` of its values.
+void check_page_nulls(const DataPage& page, int64_t valid);
 
 /// Decodes the first out.rows rows (of `group_rows`) of the chunk whose pages are [data, data + size).
 void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t size, int64_t group_rows,

@@ -17,6 +17,7 @@
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "io/parquet_chunk.hpp"
+#include "io/parquet_device.hpp"
 #include "io/parquet_metadata.hpp"
 
 namespace gpudf::parquet {
@@ -234,9 +235,22 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
 
   std::vector<OutColumn> out(cols.size());
   for (size_t k = 0; k < cols.size(); ++k) {
-    OutColumn& oc = out[k];
-    oc.schema = &schema[cols[k]];
-    oc.rows = rows;
+    out[k].schema = &schema[cols[k]];
+    out[k].rows = rows;
+  }
+  // Columns the CUDA page decoder reads (the others decode here and are copied over).
+  std::vector<char> on_device(cols.size(), 0);
+  std::vector<std::vector<DevicePlan>> plans(cols.size());
+#ifdef GPUDF_WITH_CUDA
+  if (target.kind() == DeviceKind::Cuda && rows > 0) {
+    for (size_t k = 0; k < cols.size(); ++k) {
+      on_device[k] = device_decodable(*out[k].schema);
+      if (on_device[k]) plans[k].resize(groups.size());
+    }
+  }
+#endif
+  // The host buffers a CPU-decoded column's chunks write into.
+  auto prepare = [&](OutColumn& oc) {
     oc.chunks.resize(groups.size());
     if (!is_string(oc.schema->dtype)) {
       oc.values = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, rows * value_width(oc.schema->dtype))));
@@ -251,52 +265,91 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
       // PLAIN strings take less than their pages; dictionary-encoded ones may take more (growth).
       if (take[gi] == meta.row_groups[size_t(groups[gi])].num_rows) ch.bytes_hint = cm.total_uncompressed_size;
     }
-  }
+  };
+  for (size_t k = 0; k < cols.size(); ++k)
+    if (!on_device[k]) prepare(out[k]);
 
   struct Task {
     size_t col, group;
   };
-  std::vector<Task> tasks;
   int64_t total_bytes = 0;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     if (take[gi] == 0) continue;
-    for (size_t k = 0; k < cols.size(); ++k) {
-      tasks.push_back({k, gi});
+    for (size_t k = 0; k < cols.size(); ++k)
       total_bytes += meta.row_groups[size_t(groups[gi])].columns[size_t(out[k].schema->leaf)].total_compressed_size;
-    }
   }
   std::atomic<int64_t> done_bytes{0};
   std::mutex progress_mutex;
-  cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
-    HostVector<uint8_t> buf;
-    ChunkScratch scratch;
-    for (int64_t t = a; t < b; ++t) {
-      const Task& task = tasks[size_t(t)];
-      OutColumn& oc = out[task.col];
-      const int64_t g = groups[task.group];
-      const RowGroupMeta& rg = meta.row_groups[size_t(g)];
-      const ColumnChunkMeta& cm = rg.columns[size_t(oc.schema->leaf)];
-      try {
-        std::string library;
-        GPUDF_EXPECTS(cm.physical == oc.schema->physical, Parquet, "the chunk's physical type differs from the schema's");
-        int64_t start = cm.data_page_offset;
-        if (cm.dictionary_page_offset > 0 && cm.dictionary_page_offset < start) start = cm.dictionary_page_offset;
-        const size_t n = size_t(cm.total_compressed_size);
-        const uint8_t* p = file.bytes(start, n, buf);
-        decode_chunk(*oc.schema, cm.codec, p, n, rg.num_rows, oc.chunks[task.group], scratch);
-      } catch (...) {
-        rethrow_with(file.name() + ": column '" + oc.schema->name + "', row group " + std::to_string(g));
-      }
-      const int64_t d = done_bytes.fetch_add(cm.total_compressed_size) + cm.total_compressed_size;
-      if (progress) {
-        std::lock_guard<std::mutex> lock(progress_mutex);
-        progress(d, total_bytes);
-      }
+  std::vector<std::atomic<bool>> fallback(cols.size());
+  // Decodes (or plans, for the device) every chunk of the columns `wanted` picks, in parallel;
+  // `second`: the pass that decodes the columns the device decoder gave back.
+  auto run = [&](auto wanted, bool second) {
+    std::vector<Task> tasks;
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+      if (take[gi] == 0) continue;
+      for (size_t k = 0; k < cols.size(); ++k)
+        if (wanted(k)) tasks.push_back({k, gi});
     }
-  });
+    cpu_pool().parallel_for(int64_t(tasks.size()), 1, [&](int64_t a, int64_t b) {
+      HostVector<uint8_t> buf;
+      ChunkScratch scratch;
+      for (int64_t t = a; t < b; ++t) {
+        const Task& task = tasks[size_t(t)];
+        OutColumn& oc = out[task.col];
+        const int64_t g = groups[task.group];
+        const RowGroupMeta& rg = meta.row_groups[size_t(g)];
+        const ColumnChunkMeta& cm = rg.columns[size_t(oc.schema->leaf)];
+        const bool plan = on_device[task.col] && !second;
+        if (!plan || !fallback[task.col].load()) {
+          try {
+            GPUDF_EXPECTS(cm.physical == oc.schema->physical, Parquet, "the chunk's physical type differs from the schema's");
+            int64_t start = cm.data_page_offset;
+            if (cm.dictionary_page_offset > 0 && cm.dictionary_page_offset < start) start = cm.dictionary_page_offset;
+            const size_t n = size_t(cm.total_compressed_size);
+            const uint8_t* p = file.bytes(start, n, buf);
+            if (!plan) {
+              decode_chunk(*oc.schema, cm.codec, p, n, rg.num_rows, oc.chunks[task.group], scratch);
+            } else if (!plan_chunk(*oc.schema, cm.codec, p, n, g, rg.num_rows, take[task.group], scratch,
+                                   plans[task.col][task.group])) {
+              fallback[task.col] = true;
+            }
+          } catch (...) {
+            rethrow_with(file.name() + ": column '" + oc.schema->name + "', row group " + std::to_string(g));
+          }
+        }
+        if (second) continue;  // counted in the first pass
+        const int64_t d = done_bytes.fetch_add(cm.total_compressed_size) + cm.total_compressed_size;
+        if (progress) {
+          std::lock_guard<std::mutex> lock(progress_mutex);
+          progress(d, total_bytes);
+        }
+      }
+    });
+  };
+  run([&](size_t) { return true; }, false);
+  // Columns with a page the device decoder does not take: decoded here after all.
+  bool any_fallback = false;
+  for (size_t k = 0; k < cols.size(); ++k) {
+    if (!fallback[k]) continue;
+    any_fallback = true;
+    plans[k].clear();
+    prepare(out[k]);
+  }
+  if (any_fallback) run([&](size_t k) { return bool(fallback[k]); }, true);
+
   ParquetResult result;
   for (size_t k = 0; k < cols.size(); ++k) {
     result.names.push_back(out[k].schema->name);
+#ifdef GPUDF_WITH_CUDA
+    if (on_device[k] && !fallback[k]) {
+      DevicePlan plan;
+      for (DevicePlan& p : plans[k])
+        if (!p.chunk_groups.empty()) append_plan(plan, std::move(p));
+      plans[k].clear();
+      result.columns.push_back(decode_on_device(*out[k].schema, plan, file.name() + ": column '" + out[k].schema->name + "'"));
+      continue;
+    }
+#endif
     result.columns.push_back(copy_to_device(assemble(out[k]), target));
   }
   return result;

@@ -218,54 +218,15 @@ int stored_width(const ColumnSchema& c) {
 
 namespace {
 double pow10(int32_t scale) { return std::pow(10.0, double(scale)); }
-
-float half_to_float(uint16_t h) {
-  const uint32_t sign = uint32_t(h & 0x8000) << 16;
-  const int exp = (h >> 10) & 0x1F;
-  const uint32_t mant = h & 0x3FF;
-  float f;
-  if (exp == 0) {
-    f = std::ldexp(float(mant), -24);
-  } else if (exp == 31) {
-    f = mant ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-  } else {
-    f = std::ldexp(float(mant | 0x400), exp - 25);
-  }
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  bits |= sign;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 }  // namespace
+
+FixedConversion fixed_conversion(const ColumnSchema& c) {
+  GPUDF_EXPECTS(c.conv != Conv::DecBytes && c.conv != Conv::Bytes, Internal, "not a fixed-width conversion");
+  return FixedConversion{c.conv, stored_width(c), value_width(c.dtype), pow10(c.scale)};
+}
 
 void convert_value(const ColumnSchema& c, const uint8_t* src, size_t n, uint8_t* dst) {
   switch (c.conv) {
-    case Conv::Copy: std::memcpy(dst, src, size_t(value_width(c.dtype))); return;
-    case Conv::Narrow: std::memcpy(dst, src, size_t(value_width(c.dtype))); return;  // little-endian low bytes
-    case Conv::Int96: {
-      int64_t nanos;
-      int32_t day;
-      std::memcpy(&nanos, src, 8);
-      std::memcpy(&day, src + 8, 4);
-      const int64_t v = int64_t((uint64_t(int64_t(day) - 2440588) * 86400000000000ull) + uint64_t(nanos));
-      std::memcpy(dst, &v, 8);
-      return;
-    }
-    case Conv::DecInt32: {
-      int32_t v;
-      std::memcpy(&v, src, 4);
-      const double d = double(v) / pow10(c.scale);
-      std::memcpy(dst, &d, 8);
-      return;
-    }
-    case Conv::DecInt64: {
-      int64_t v;
-      std::memcpy(&v, src, 8);
-      const double d = double(v) / pow10(c.scale);
-      std::memcpy(dst, &d, 8);
-      return;
-    }
     case Conv::DecBytes: {
       __int128 v = 0;
       if (n > 0) {
@@ -277,14 +238,8 @@ void convert_value(const ColumnSchema& c, const uint8_t* src, size_t n, uint8_t*
       std::memcpy(dst, &d, 8);
       return;
     }
-    case Conv::Float16: {
-      uint16_t h;
-      std::memcpy(&h, src, 2);
-      const float f = half_to_float(h);
-      std::memcpy(dst, &f, 4);
-      return;
-    }
     case Conv::Bytes: return;
+    default: convert_fixed(fixed_conversion(c), src, dst); return;
   }
 }
 

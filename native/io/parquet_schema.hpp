@@ -8,21 +8,10 @@
 #include <vector>
 
 #include "core/types.hpp"
+#include "io/parquet_convert.hpp"
 #include "io/parquet_format.hpp"
 
 namespace gpudf::parquet {
-
-/// How one stored value becomes a gpudf value.
-enum class Conv : uint8_t {
-  Copy,       // same bytes (bool, int32 -> int32/uint32/date32, int64 -> int64/uint64/timestamps, floats)
-  Narrow,     // INT32 -> int8/int16/uint8/uint16 (the low bytes)
-  Int96,      // INT96 (nanoseconds of the day, Julian day) -> timestamp[ns]
-  DecInt32,   // decimal in INT32 -> float64
-  DecInt64,   // decimal in INT64 -> float64
-  DecBytes,   // decimal in big-endian two's complement bytes -> float64
-  Float16,    // FLOAT16 (2 bytes) -> float32
-  Bytes,      // BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY -> utf8
-};
 
 struct ColumnSchema {
   std::string name;
@@ -50,6 +39,9 @@ bool takes_integral_hint(const ColumnSchema& c);
 
 /// Bytes one stored value takes (PLAIN), 0 for BYTE_ARRAY; for Bool: 1 (as decoded).
 int stored_width(const ColumnSchema& c);
+
+/// The conversion of a fixed-width stored value (every Conv but DecBytes and Bytes).
+FixedConversion fixed_conversion(const ColumnSchema& c);
 
 /// Converts one stored value (stored_width bytes; Bytes and DecBytes: `n` bytes) into `dst`
 /// (value_width(c.dtype) bytes; nothing for Bytes).

@@ -15,24 +15,11 @@
 #include "io/snappy.hpp"
 #include "io/thrift_compact.hpp"
 #include "tests/helpers.hpp"
+#include "tests/parquet_files.hpp"
 #include "tests/testing.hpp"
 
 using namespace gpudf;
 using namespace gpudf::testing;
-
-namespace {
-
-std::string write_file(const std::vector<std::string>& names, const std::vector<ColumnPtr>& cols,
-                       parquet::Codec codec, int64_t row_group) {
-  parquet::ParquetWriteOptions o;
-  o.codec = codec;
-  o.row_group_rows = row_group;
-  std::string out;
-  parquet::write_parquet(names, cols, o, [&](const char* p, size_t n) { out.append(p, n); });
-  return out;
-}
-
-}  // namespace
 
 TEST(parquet_reader, thrift_reader_reads_what_the_writer_wrote) {
   std::string bytes;
