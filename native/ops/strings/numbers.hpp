@@ -128,10 +128,9 @@ GPUDF_HD inline bool scan_float(const char* s, int64_t n, FloatText& t) {
   return true;
 }
 
-/// The float of s[0, n) where a double operation gives it exactly rounded; Hard otherwise.
-GPUDF_HD inline FloatParse parse_float_fast(const char* s, int64_t n, double& out) {
-  FloatText t;
-  if (!scan_float(s, n, t)) return FloatParse::Bad;
+/// The double of text scan_float accepted, where a double operation gives it exactly rounded
+/// (Clinger's fast path); Hard otherwise.
+GPUDF_HD inline FloatParse float_from_text(const FloatText& t, double& out) {
   const double sign = t.neg ? -1.0 : 1.0;
   if (t.special == 1) return out = sign * __builtin_huge_val(), FloatParse::Ok;
   if (t.special == 2) return out = __builtin_nan(""), FloatParse::Ok;
@@ -158,6 +157,13 @@ GPUDF_HD inline FloatParse parse_float_fast(const char* s, int64_t n, double& ou
     return out = sign * (double(x) * 1e22), FloatParse::Ok;
   }
   return FloatParse::Hard;
+}
+
+/// The float of s[0, n) where a double operation gives it exactly rounded; Hard otherwise.
+GPUDF_HD inline FloatParse parse_float_fast(const char* s, int64_t n, double& out) {
+  FloatText t;
+  if (!scan_float(s, n, t)) return FloatParse::Bad;
+  return float_from_text(t, out);
 }
 
 /// True when d lies exactly halfway between two floats (then double -> float could round a

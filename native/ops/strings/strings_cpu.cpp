@@ -98,9 +98,16 @@ ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
       [&](int64_t i, char* out) { return apply_transform(t, src + off[i], int64_t(off[i + 1] - off[i]), out); });
 }
 
-/// The correctly rounded float of a row whose syntax scan_float accepted.
+/// The correctly rounded float of a row whose syntax scan_float accepted: the fast path the
+/// CUDA kernel takes where it is exact (for float32: unless the double lies halfway between two
+/// floats), else std::from_chars.
 template <typename F>
 F parse_float_exact(const char* s, int64_t n, const FloatText& t) {
+  double fast;
+  if (float_from_text(t, fast) == FloatParse::Ok) {
+    if constexpr (std::is_same_v<F, double>) return fast;
+    else if (!float_midpoint(fast)) return F(fast);
+  }
   if (t.special == 1) return t.neg ? -INFINITY : INFINITY;
   if (t.special == 2) return F(NAN);
   const char* b = s;
