@@ -52,10 +52,11 @@ rm -f "$CARRY/node.stripped"
 
 PEERS="${PEERS:-duckdb}"
 # The library's run-time dependencies (package.json "dependencies" less the build tools), what
-# the tests import, and tsx (test/device + dispose spawn children with it).
+# the tests import (apache-arrow, the peer dependency; parquet-wasm, which the interop tests
+# write files with), and tsx (test/device + dispose spawn children with it).
 mapfile -t runtime < <(node -p 'Object.keys(require("./package.json").dependencies)
-  .filter((d) => d !== "cmake-js" && d !== "node-addon-api").join("\n")')
-roots=("${runtime[@]}" vitest tsx csv-parse @duckdb/node-api)
+  .filter((d) => d !== "cmake-js" && d !== "node-addon-api").join("\n")' | sed '/^$/d')
+roots=("${runtime[@]}" apache-arrow parquet-wasm vitest tsx csv-parse @duckdb/node-api)
 # Everything that runs there must find its imports among them: deps.mjs fails otherwise.
 checked=(src test examples vitest.config.ts scripts bench/run.mjs bench/lib bench/gen
   bench/engines/gpudf.mjs bench/engines/duckdb.mjs bench/tpch)

@@ -175,7 +175,7 @@ const methods = {
   },
   async writeParquet(this: DataFrame, path: string, options: WriteParquetOptions = {}): Promise<void> {
     const p = framePartsOf(this);
-    await writeParquet(this, p.names, p.handles, path, options);
+    await writeParquet(p.names, p.handles, path, options);
   },
 };
 for (const [name, fn] of Object.entries(methods)) {

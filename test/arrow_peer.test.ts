@@ -61,7 +61,6 @@ describe("a project whose only apache-arrow is 17.0.0", () => {
     // The compiled package, as npm installs it (dist/ is what "main" names).
     execFileSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.build.json"), "--outDir", join(pkg, "dist")], { stdio: "pipe" });
     symlinkSync(join(root, "node_modules", "apache-arrow-17"), join(dir, "node_modules", "apache-arrow"), "dir");
-    symlinkSync(join(root, "node_modules", "parquet-wasm"), join(dir, "node_modules", "parquet-wasm"), "dir");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "app", type: "module", private: true }));
     writeFileSync(
       join(dir, "app.mjs"),

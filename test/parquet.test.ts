@@ -3,15 +3,15 @@
  * pattern, compression and row-group split; DuckDB reading our files with the right types and
  * values; typed errors for bad options and unwritable paths.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 import { afterAll, describe, expect, it } from "vitest";
 
 import { DataFrame, Series, fromArrow, readParquet, type DType } from "../src/index.js";
-import { toParquetBytesWasm } from "../src/io/parquet.js";
-import { writeBytes } from "../src/io/files.js";
 import { Table } from "apache-arrow";
 
 import {
@@ -28,6 +28,7 @@ import {
 } from "./helpers.js";
 import { duckdbConnection, duckdbRows } from "./support/duckdb.js";
 
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "gpudf-parquet-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fileNo = 0;
@@ -154,11 +155,47 @@ describe("writeParquet round trips through readParquet", () => {
     expect((await readParquet(path)).toRecords()).toEqual(want);
   });
 
-  it("the parquet-wasm encoder (used for zstd where libzstd is missing) writes the same frame", async () => {
-    const df = fromArrow(makeArrowTable(500, "some"));
-    const path = tmp();
-    await writeBytes(path, toParquetBytesWasm(df, { compression: "zstd", rowGroupSize: 100 }));
-    expectSameFrame(await readParquet(path), df);
+  it("without libzstd (GPUDF_LIBZSTD=\"\"), zstd pages are stored zstd frames: read back there, here and by DuckDB", async () => {
+    const df = fromArrow(makeArrowTable(500, "some", ALL_DTYPES, { dateSafe: true }));
+    const none = tmp(), stored = tmp(), compressed = tmp(), roundTrip = tmp();
+    await df.writeParquet(none, { compression: "none", rowGroupSize: 100 });
+    await df.writeParquet(compressed, { compression: "zstd", rowGroupSize: 100 });
+    // A process that cannot load libzstd writes zstd, reads its file back (stored blocks decode
+    // without the library) and says what reading libzstd-compressed pages gives.
+    const script = join(dir, "no-libzstd.mts");
+    writeFileSync(
+      script,
+      [
+        `import { readParquet } from ${JSON.stringify(join(root, "src", "index.ts"))};`,
+        "const [none, stored, compressed, roundTrip] = process.argv.slice(2);",
+        "const df = await readParquet(none);",
+        'await df.writeParquet(stored, { compression: "zstd", rowGroupSize: 100 });',
+        'await (await readParquet(stored)).writeParquet(roundTrip, { compression: "none" });',
+        "let error = null;",
+        "try { await readParquet(compressed); } catch (e) { error = { code: e.code, message: e.message }; }",
+        "console.log(JSON.stringify({ error }));",
+      ].join("\n"),
+    );
+    const out = execFileSync(process.execPath, [join(root, "node_modules", "tsx", "dist", "cli.mjs"), script, none, stored, compressed, roundTrip], {
+      env: { ...process.env, GPUDF_LIBZSTD: "" },
+      encoding: "utf8",
+    });
+    const { error } = JSON.parse(out) as { error: { code: string; message: string } | null };
+    expect(error?.code).toBe("ERR_PARQUET");
+    expect(error?.message).toContain("the ZSTD codec needs libzstd.so.1, which could not be loaded");
+    // Stored blocks are not smaller than the plain pages; libzstd's are.
+    expect(statSync(stored).size).toBeGreaterThan(statSync(none).size);
+    expect(statSync(compressed).size).toBeLessThan(statSync(none).size);
+    expectSameFrame(await readParquet(stored), df);
+    expectSameFrame(await readParquet(roundTrip), df);
+    const conn = await duckdbConnection();
+    try {
+      const want = await duckdbRows(conn, `SELECT * FROM '${none}'`);
+      expect(want.length).toBe(500);
+      expect(await duckdbRows(conn, `SELECT * FROM '${stored}'`)).toEqual(want);
+    } finally {
+      conn.closeSync();
+    }
   });
 });
 

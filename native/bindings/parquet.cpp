@@ -96,20 +96,10 @@ Napi::Value WriteParquet(const Napi::CallbackInfo& info) {
     std::vector<ColumnPtr> columns = arg_columns(info, 1, "columns");
     parquet::ParquetWriteOptions options = parse_options(info[2]);
     std::string path = arg_string(info, 3, "path");
-    GPUDF_EXPECTS(parquet::codec_available(options.codec), InvalidArgument,
-                  "zstd compression needs libzstd, which could not be loaded");
     auto* worker = new ParquetWorker(env, std::move(names), std::move(columns), std::move(options), std::move(path));
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
-  });
-}
-
-// parquetCodecAvailable(name) -> bool: zstd is false when libzstd cannot be loaded.
-Napi::Value ParquetCodecAvailable(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  return guarded(env, [&]() -> Napi::Value {
-    return Napi::Boolean::New(env, parquet::codec_available(codec_of(arg_string(info, 0, "compression"))));
   });
 }
 
@@ -341,7 +331,6 @@ void init_parquet(Napi::Env env, Napi::Object exports) {
   exports.Set("readParquetSync", Napi::Function::New(env, ReadParquetSync, "readParquetSync"));
   exports.Set("parquetMetadata", Napi::Function::New(env, ParquetMetadata, "parquetMetadata"));
   exports.Set("writeParquet", Napi::Function::New(env, WriteParquet, "writeParquet"));
-  exports.Set("parquetCodecAvailable", Napi::Function::New(env, ParquetCodecAvailable, "parquetCodecAvailable"));
 }
 
 }  // namespace gpudf::js

@@ -30,7 +30,7 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
     return src;
   }
   std::string library;
-  if (!codec_readable(codec, library)) {
+  if (codec != Codec::Zstd && !codec_readable(codec, library)) {
     GPUDF_EXPECTS(!library.empty(), Parquet, std::string("unsupported compression codec ") + codec_name(codec));
     GPUDF_FAIL(Parquet, std::string("the ") + codec_name(codec) + " codec needs " + library + ", which could not be loaded");
   }
@@ -45,6 +45,8 @@ const uint8_t* decompress(Codec codec, const uint8_t* src, size_t n, size_t dst_
     case Codec::Brotli: ok = codecs::brotli(src, n, dst, dst_size); break;
     default: break;
   }
+  GPUDF_EXPECTS(ok || codec_readable(codec, library), Parquet,
+                "the ZSTD codec needs " + library + ", which could not be loaded (only stored zstd blocks read without it)");
   GPUDF_EXPECTS(ok, Parquet, std::string("a page fails to decompress (") + codec_name(codec) + ")");
   return dst;
 }

@@ -11,7 +11,6 @@
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "io/parquet_pages.hpp"
-#include "io/zstd_codec.hpp"
 
 namespace gpudf::parquet {
 namespace {
@@ -174,13 +173,10 @@ void write_batch(const std::vector<ColumnView>& views, const ParquetWriteOptions
 
 }  // namespace
 
-bool codec_available(Codec codec) { return codec != Codec::Zstd || zstd::available(); }
-
 void write_parquet(const std::vector<std::string>& names, const std::vector<ColumnPtr>& columns,
                    const ParquetWriteOptions& o, const ByteSink& sink) {
   GPUDF_EXPECTS(names.size() == columns.size(), InvalidArgument, "one name per column");
   GPUDF_EXPECTS(o.row_group_rows > 0, InvalidArgument, "rowGroupSize must be a positive integer");
-  GPUDF_EXPECTS(codec_available(o.codec), InvalidArgument, "zstd compression needs libzstd, which is not installed");
   std::vector<ColumnPtr> host;
   std::vector<ColumnView> views;
   for (const auto& c : columns) host.push_back(to_host(c));

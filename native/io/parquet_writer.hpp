@@ -28,8 +28,6 @@ struct ParquetWriteOptions {
 /// Receives the file's bytes, in order.
 using ByteSink = std::function<void(const char* data, size_t size)>;
 
-/// True when `codec` can be written in this process (zstd needs the system's libzstd).
-bool codec_available(Codec codec);
 
 /// Writes the columns (any device; CUDA columns are copied to the host) as one Parquet file.
 void write_parquet(const std::vector<std::string>& names, const std::vector<ColumnPtr>& columns,

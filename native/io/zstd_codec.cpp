@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <type_traits>
@@ -29,8 +32,13 @@ const Api* load() {
   static bool ok = false;
   static std::once_flag once;
   std::call_once(once, [] {
-    void* lib = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libzstd.so", RTLD_NOW | RTLD_LOCAL);
+    void* lib = nullptr;
+    if (const char* named = std::getenv("GPUDF_LIBZSTD")) {
+      if (*named) lib = dlopen(named, RTLD_NOW | RTLD_LOCAL);
+    } else {
+      lib = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+      if (!lib) lib = dlopen("libzstd.so", RTLD_NOW | RTLD_LOCAL);
+    }
     if (!lib) return;
     // The library stays loaded for the life of the process.
     auto sym = [&](auto& fn, const char* name) {
@@ -67,7 +75,7 @@ bool available() { return load() != nullptr; }
 
 void compress(const uint8_t* src, size_t n, int level, std::string& out) {
   const Api* api = load();
-  GPUDF_EXPECTS(api != nullptr, Internal, "libzstd is not available");
+  if (!api) return store(src, n, out);
   thread_local Context ctx;
   if (!ctx.cctx) ctx.cctx = api->create_cctx();
   if (!ctx.cctx) throw std::bad_alloc();
@@ -80,12 +88,91 @@ void compress(const uint8_t* src, size_t n, int level, std::string& out) {
 
 bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
   const Api* api = load();
-  GPUDF_EXPECTS(api != nullptr, Internal, "libzstd is not available");
+  if (!api) return decode_stored(src, n, dst, dst_size);
   thread_local DContext ctx;
   if (!ctx.dctx) ctx.dctx = api->create_dctx();
   if (!ctx.dctx) throw std::bad_alloc();
   const size_t got = api->decompress_dctx(ctx.dctx, dst, dst_size, src, n);
   return !api->is_error(got) && got == dst_size;
+}
+
+namespace {
+constexpr uint32_t kMagic = 0xFD2FB528u;
+constexpr size_t kMaxBlock = size_t(128) << 10;
+
+uint64_t le(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+}  // namespace
+
+void store(const uint8_t* src, size_t n, std::string& out) {
+  auto put = [&](uint64_t v, int bytes) {
+    for (int i = 0; i < bytes; ++i) out.push_back(char(uint8_t(v >> (8 * i))));
+  };
+  put(kMagic, 4);
+  put(0xE0, 1);  // frame header: an 8-byte content size, single segment, no checksum, no dictionary
+  put(n, 8);
+  size_t at = 0;
+  do {
+    const size_t k = std::min(kMaxBlock, n - at);
+    const bool last = at + k == n;
+    put(uint64_t(last) | uint64_t(k) << 3, 3);  // block type 0: raw
+    out.append(reinterpret_cast<const char*>(src) + at, k);
+    at += k;
+  } while (at < n);
+}
+
+bool decode_stored(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
+  size_t pos = 0, got = 0;
+  while (pos < n) {
+    if (n - pos < 4) return false;
+    const uint32_t magic = uint32_t(le(src + pos, 4));
+    pos += 4;
+    if ((magic & 0xFFFFFFF0u) == 0x184D2A50u) {  // a skippable frame
+      if (n - pos < 4) return false;
+      const uint64_t skip = le(src + pos, 4);
+      pos += 4;
+      if (skip > n - pos) return false;
+      pos += size_t(skip);
+      continue;
+    }
+    if (magic != kMagic || pos >= n) return false;
+    const uint8_t fhd = src[pos++];
+    if (fhd & 0x08) return false;       // reserved bit
+    if (fhd & 0x03) return false;       // a dictionary
+    const bool single = fhd & 0x20, checksum = fhd & 0x04;
+    const int fcs_flag = fhd >> 6;
+    const size_t header = (single ? 0 : 1) + (fcs_flag == 0 ? (single ? 1 : 0) : fcs_flag == 1 ? 2 : fcs_flag == 2 ? 4 : 8);
+    if (n - pos < header) return false;
+    pos += header;
+    for (bool last = false; !last;) {
+      if (n - pos < 3) return false;
+      const uint32_t bh = uint32_t(le(src + pos, 3));
+      pos += 3;
+      last = bh & 1;
+      const uint32_t type = (bh >> 1) & 3;
+      const size_t size = bh >> 3;
+      if (size > dst_size - got) return false;
+      if (type == 0) {
+        if (size > n - pos) return false;
+        if (size) std::memcpy(dst + got, src + pos, size);
+        pos += size;
+      } else if (type == 1) {
+        if (pos >= n) return false;
+        std::memset(dst + got, src[pos++], size);
+      } else {
+        return false;  // a compressed block: libzstd's work
+      }
+      got += size;
+    }
+    if (checksum) {
+      if (n - pos < 4) return false;
+      pos += 4;
+    }
+  }
+  return got == dst_size;
 }
 
 }  // namespace gpudf::zstd

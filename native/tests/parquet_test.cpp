@@ -2,6 +2,7 @@
 // description, the Thrift compact encoder against hand-assembled bytes, definition levels
 // against a hybrid RLE/bit-packed decoder, and the file frame (magic, footer length) of a
 // written table whose columns live on the test device.
+#include <algorithm>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -287,7 +288,6 @@ TEST(parquet, file_has_magic_at_both_ends_and_its_footer_length) {
   std::vector<ColumnPtr> columns = {on_test_device(host_column(TypeId::Int64, ints, valid)),
                                     on_test_device(host_strings(TypeId::Utf8, strings))};
   for (parquet::Codec codec : {parquet::Codec::Uncompressed, parquet::Codec::Snappy, parquet::Codec::Zstd}) {
-    if (!parquet::codec_available(codec)) continue;
     parquet::ParquetWriteOptions o;
     o.codec = codec;
     o.row_group_rows = 300;
@@ -313,4 +313,38 @@ TEST(parquet, zstd_loads_from_the_system_library) {
   zstd::compress(reinterpret_cast<const uint8_t*>(in.data()), in.size(), 1, out);
   EXPECT_TRUE(out.size() < 1000);
   EXPECT_EQ(uint8_t(out[0]), 0x28);  // zstd frame magic 0xFD2FB528, little endian
+}
+
+TEST(parquet, stored_zstd_frames_decode_with_and_without_libzstd) {
+  for (size_t n : {size_t(0), size_t(1), size_t(131071), size_t(131072), size_t(131073), size_t(300000)}) {
+    const std::vector<uint8_t> in = random_bytes(n, 7 + n);
+    std::string frame;
+    zstd::store(in.data(), in.size(), frame);
+    EXPECT_EQ(frame.size(), 13 + n + 3 * std::max<size_t>(1, (n + 131071) / 131072));  // header, blocks
+    std::vector<uint8_t> back(n + 1);
+    const auto* f = reinterpret_cast<const uint8_t*>(frame.data());
+    EXPECT_TRUE(zstd::decode_stored(f, frame.size(), back.data(), n));
+    EXPECT_TRUE(std::equal(in.begin(), in.end(), back.begin()));
+    EXPECT_TRUE(!zstd::decode_stored(f, frame.size(), back.data(), n + 1));  // not what it holds
+    if (frame.size() > 13) EXPECT_TRUE(!zstd::decode_stored(f, frame.size() - 1, back.data(), n));  // cut short
+    if (zstd::available()) {  // libzstd reads the frame as any zstd
+      std::fill(back.begin(), back.end(), uint8_t(0));
+      EXPECT_TRUE(zstd::decompress(f, frame.size(), back.data(), n));
+      EXPECT_TRUE(std::equal(in.begin(), in.end(), back.begin()));
+    }
+  }
+  // An RLE block (type 1) after a skippable frame: 5 copies of 'q'.
+  const uint8_t rle[] = {0x50, 0x2A, 0x4D, 0x18, 2, 0, 0, 0, 9, 9,  // skippable frame of 2 bytes
+                         0x28, 0xB5, 0x2F, 0xFD, 0x20, 5,            // single segment, 1-byte size
+                         uint8_t(1 | 1 << 1 | 5 << 3), 0, 0, 'q'};
+  uint8_t five[5] = {};
+  EXPECT_TRUE(zstd::decode_stored(rle, sizeof rle, five, 5));
+  EXPECT_EQ(std::string(reinterpret_cast<char*>(five), 5), std::string("qqqqq"));
+  if (zstd::available()) {  // a compressed block needs libzstd
+    const std::string z(100000, 'z');
+    std::string packed;
+    zstd::compress(reinterpret_cast<const uint8_t*>(z.data()), z.size(), 1, packed);
+    std::vector<uint8_t> out(z.size());
+    EXPECT_TRUE(!zstd::decode_stored(reinterpret_cast<const uint8_t*>(packed.data()), packed.size(), out.data(), out.size()));
+  }
 }

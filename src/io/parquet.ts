@@ -6,13 +6,10 @@
  * chunks decoded in parallel on the CPU pool, off the JS thread for readParquet.
  */
 import { Field, Schema, Table, tableToIPC } from "apache-arrow";
-import * as pq from "parquet-wasm";
 
-import type { DataFrame } from "../dataframe.js";
 import { arrowTypeOf, dtypeOfId } from "../dtypes.js";
 import { InvalidArgumentError, IoError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
-import { writeBytes } from "./files.js";
 
 export {
   parquetMetadata,
@@ -26,7 +23,10 @@ export {
 
 /** Options of DataFrame.writeParquet. */
 export interface WriteParquetOptions {
-  /** Page compression; default "zstd". */
+  /**
+   * Page compression; default "zstd" (through the system's libzstd; where it cannot be loaded,
+   * the pages are zstd frames of stored blocks: valid zstd, but not smaller).
+   */
   compression?: "zstd" | "snappy" | "none";
   /** Rows per row group (the last may hold fewer); default 1,048,576. */
   rowGroupSize?: number;
@@ -34,24 +34,20 @@ export interface WriteParquetOptions {
 
 const DEFAULT_ROW_GROUP_SIZE = 1 << 20;
 
-const CODECS = {
-  zstd: pq.Compression.ZSTD,
-  snappy: pq.Compression.SNAPPY,
-  none: pq.Compression.UNCOMPRESSED,
-} as const;
+const CODECS = ["zstd", "snappy", "none"] as const;
 
 /** The options as the native writer takes them; InvalidArgumentError when one is off. */
-function resolveWriteOptions(options: WriteParquetOptions): { compression: keyof typeof CODECS; rowGroupSize: number } {
+function resolveWriteOptions(options: WriteParquetOptions): { compression: (typeof CODECS)[number]; rowGroupSize: number } {
   if (options === null || typeof options !== "object") throw new InvalidArgumentError("options must be an object");
   const compression = options.compression ?? "zstd";
-  if (typeof compression !== "string" || !Object.hasOwn(CODECS, compression)) {
+  if (typeof compression !== "string" || !(CODECS as readonly string[]).includes(compression)) {
     throw new InvalidArgumentError(`compression must be "zstd", "snappy" or "none", got ${JSON.stringify(compression)}`);
   }
   const rowGroupSize = options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE;
   if (!Number.isSafeInteger(rowGroupSize) || rowGroupSize < 1) {
     throw new InvalidArgumentError(`rowGroupSize must be a positive integer, got ${String(rowGroupSize)}`);
   }
-  return { compression: compression as keyof typeof CODECS, rowGroupSize };
+  return { compression: compression as (typeof CODECS)[number], rowGroupSize };
 }
 
 /**
@@ -65,23 +61,8 @@ function arrowSchemaBase64(names: readonly string[], handles: readonly ColumnHan
   return Buffer.from(ipc.buffer, ipc.byteOffset, 8 + length).toString("base64");
 }
 
-/**
- * Encodes a frame as Parquet bytes through parquet-wasm: the path for zstd where the system's
- * libzstd cannot be loaded.
- */
-export function toParquetBytesWasm(df: DataFrame, options: WriteParquetOptions = {}): Uint8Array {
-  const { compression } = resolveWriteOptions(options);
-  const wasmTable = pq.Table.fromIPCStream(tableToIPC(df.toArrow(), "stream"));
-  const props = new pq.WriterPropertiesBuilder()
-    .setCompression(CODECS[compression])
-    .setMaxRowGroupSize(options.rowGroupSize ?? DEFAULT_ROW_GROUP_SIZE)
-    .build();
-  return pq.writeParquet(wasmTable, props);
-}
-
 /** Writes a frame's columns to a Parquet file (used by DataFrame.writeParquet). */
 export async function writeParquet(
-  df: DataFrame,
   names: readonly string[],
   handles: readonly ColumnHandle[],
   path: string,
@@ -89,10 +70,6 @@ export async function writeParquet(
 ): Promise<void> {
   if (typeof path !== "string") throw new IoError("a path must be a string");
   const resolved = resolveWriteOptions(options);
-  if (!native.parquetCodecAvailable(resolved.compression)) {
-    await writeBytes(path, toParquetBytesWasm(df, options));
-    return;
-  }
   const arrowSchema = arrowSchemaBase64(names, handles);
   await native.writeParquet([...names], [...handles], { ...resolved, arrowSchema }, path);
 }

@@ -130,8 +130,6 @@ export interface NativeAddon {
     options: { compression: string; rowGroupSize: number; arrowSchema: string },
     path: string,
   ): Promise<void>;
-  /** False for "zstd" when the system's libzstd cannot be loaded. */
-  parquetCodecAvailable(compression: string): boolean;
   /** Reads a Parquet file or bytes on a worker thread (chunks decoded on the CPU pool). */
   readParquet(
     source: string | Uint8Array,
