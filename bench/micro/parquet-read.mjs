@@ -1,8 +1,10 @@
 // Reading Parquet: gpudf's native reader vs nodejs-polars' readParquet vs DuckDB's read into a
 // table, side by side in one run, over the TPC-H files (written by DuckDB, snappy): lineitem,
-// the whole set, and 3 of lineitem's 16 columns. Best of `reps` runs each.
+// the whole set, and 3 of lineitem's 16 columns; and db-benchmark's G1_1e7 written by
+// nodejs-polars (its defaults: zstd). Best of `reps` runs each.
 // Usage: node bench/micro/parquet-read.mjs [dir=bench data tpch/sf1] [reps=3]
-//   (needs `npx tsc -p tsconfig.build.json` for dist/, and the data: node bench/tpch/gen/index.mjs --sf 1)
+//   (needs `npx tsc -p tsconfig.build.json` for dist/, and the data: node bench/tpch/gen/index.mjs --sf 1;
+//   G1_1e7 is generated on first use: bench/gen, then written to Parquet by nodejs-polars)
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -11,6 +13,7 @@ import { loadavg } from "node:os";
 
 import { DuckDBInstance } from "@duckdb/node-api";
 import { readParquet } from "../../dist/index.js";
+import { ensureData } from "../gen/index.mjs";
 import { TPCH_DIR } from "../tpch/gen/index.mjs";
 
 const require = createRequire(import.meta.url);
@@ -38,6 +41,11 @@ const duck = async (t, cols = "*") => {
   await db.run(`CREATE OR REPLACE TABLE x AS SELECT ${cols} FROM read_parquet('${file(t)}')`);
   await db.run("DROP TABLE x");
 };
+// G1_1e7 as nodejs-polars writes it.
+const g1 = (await ensureData("groupby", 1e7)).tables.x;
+const g1Parquet = g1.arrow.replace(/\.arrow$/, ".parquet");
+if (!existsSync(g1Parquet)) pl.readCSV(g1.csv).writeParquet(g1Parquet);
+
 const cases = {
   "lineitem": {
     gpudf: async () => (await readParquet(file("lineitem"))).dispose(),
@@ -48,6 +56,14 @@ const cases = {
     gpudf: async () => { for (const t of TABLES) (await readParquet(file(t))).dispose(); },
     polars: async () => { for (const t of TABLES) pl.readParquet(file(t)); },
     duckdb: async () => { for (const t of TABLES) await duck(t); },
+  },
+  "G1_1e7 (written by nodejs-polars)": {
+    gpudf: async () => (await readParquet(g1Parquet)).dispose(),
+    polars: async () => pl.readParquet(g1Parquet),
+    duckdb: async () => {
+      await db.run(`CREATE OR REPLACE TABLE x AS SELECT * FROM read_parquet('${g1Parquet}')`);
+      await db.run("DROP TABLE x");
+    },
   },
   "lineitem, 3 of 16 columns": {
     gpudf: async () => (await readParquet(file("lineitem"), { columns: THREE })).dispose(),

@@ -85,16 +85,19 @@ void scatter(const ColumnSchema& c, const Scratch& s, bool has_nulls, int64_t ta
   }
   uint8_t* const valid = out.valid_written ? out.valid : nullptr;
   if (is_string(c.dtype)) {
-    // The bytes were appended to out.bytes by the decoder; offsets from the lengths.
-    int64_t* off = out.offsets.data() + row;
-    int64_t pos = off[0];
+    // The bytes were appended to out.bytes by the decoder; the rows' lengths go beside them.
+    uint32_t* lens = out.lens + row;
+    if (!has_nulls) {
+      std::memcpy(lens, s.lens.data(), size_t(take) * sizeof(uint32_t));
+      if (valid) std::memset(valid + row, 1, size_t(take));
+      return;
+    }
     size_t j = 0;
     for (int64_t i = 0; i < take; ++i) {
       const bool v = valid_at(i);
-      if (v) pos += s.lens[j++];
-      else ++out.nulls;
+      lens[i] = v ? s.lens[j++] : 0;
+      out.nulls += !v;
       if (valid) valid[row + i] = v;
-      off[i + 1] = pos;
     }
     return;
   }
@@ -236,7 +239,6 @@ void decode_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_
                   ChunkOut& out, ChunkScratch& s) {
   const int64_t rows = out.rows;
   if (is_string(c.dtype)) {
-    out.offsets.assign(size_t(rows) + 1, 0);
     out.bytes.reserve(size_t(std::max<int64_t>(0, out.bytes_hint)));
   }
   // Fixed-width values stored as the column keeps them decode straight into the column.

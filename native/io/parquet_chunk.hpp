@@ -25,8 +25,8 @@ struct ChunkOut {
   bool valid_written = false;       // true once the chunk met a null: valid[0, rows) is then filled
   int64_t rows = 0;                 // the rows wanted from the chunk
   int64_t bytes_hint = 0;           // strings: bytes to reserve before the first page (an estimate)
-  HostVector<int64_t> offsets;      // strings: rows + 1 offsets into bytes (filled here)
-  HostString bytes;
+  uint32_t* lens = nullptr;         // strings: each row's byte length (0 for a null), rows of them
+  HostString bytes;                 // strings: the rows' bytes, back to back
   int64_t nulls = 0;
 };
 

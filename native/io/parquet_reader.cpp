@@ -126,6 +126,8 @@ struct OutColumn {
   const ColumnSchema* schema;
   int64_t rows = 0;
   BufferPtr values;
+  BufferPtr lens;                   // strings: rows + 1 uint32 (slot 0 unused): each row's length,
+                                    // then, in place, the offsets when they fit int32
   HostBuffer<uint8_t> valid;        // one byte per row, written only by the chunks that met a null
   std::vector<ChunkOut> chunks;      // one per row group read
 };
@@ -153,6 +155,8 @@ ColumnPtr assemble(OutColumn& oc) {
   }
   oc.valid.reset();
   if (!is_string(c.dtype)) return std::make_shared<Column>(cpu_device(), c.dtype, oc.rows, oc.values, nullptr, validity, nulls);
+  // Each chunk's bytes start where the chunks before it end; its rows' offsets are the running
+  // sum of their lengths from there, written over the lengths when int32 offsets serve.
   int64_t total = 0;
   std::vector<int64_t> byte_base, row_base;
   int64_t r = 0;
@@ -160,33 +164,33 @@ ColumnPtr assemble(OutColumn& oc) {
     byte_base.push_back(total);
     row_base.push_back(r);
     total += int64_t(ch.bytes.size());
-    r += int64_t(ch.offsets.size()) - 1;
+    r += ch.rows;
   }
   const TypeId t = (c.dtype == TypeId::Utf8 && total > INT32_MAX) ? TypeId::LargeUtf8 : c.dtype;
-  const size_t ow = size_t(offset_width(t));
-  BufferPtr offsets = Buffer::allocate(cpu_device(), size_t(oc.rows + 1) * ow);
+  const bool narrow = offset_width(t) == 4;
+  BufferPtr offsets = narrow ? oc.lens : Buffer::allocate(cpu_device(), size_t(oc.rows + 1) * 8);
+  const uint32_t* lens = reinterpret_cast<const uint32_t*>(oc.lens->data());
+  int32_t* off32 = reinterpret_cast<int32_t*>(offsets->data());
+  int64_t* off64 = reinterpret_cast<int64_t*>(offsets->data());
   BufferPtr data = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, total)));
-  uint8_t* off = static_cast<uint8_t*>(offsets->data());
   char* bytes = reinterpret_cast<char*>(data->data());
-  std::memset(off, 0, ow);
+  if (narrow) off32[0] = 0;
+  else off64[0] = 0;
   cpu_pool().parallel_for(int64_t(oc.chunks.size()), 1, [&](int64_t a, int64_t b) {
     for (int64_t k = a; k < b; ++k) {
       ChunkOut& ch = oc.chunks[size_t(k)];
       std::memcpy(bytes + byte_base[size_t(k)], ch.bytes.data(), ch.bytes.size());
-      const int64_t base = byte_base[size_t(k)];
-      const int64_t n = int64_t(ch.offsets.size()) - 1;
-      for (int64_t i = 1; i <= n; ++i) {
-        const int64_t o = base + ch.offsets[size_t(i)];
-        if (ow == 4) {
-          const int32_t o32 = int32_t(o);
-          std::memcpy(off + size_t(row_base[size_t(k)] + i) * 4, &o32, 4);
-        } else {
-          std::memcpy(off + size_t(row_base[size_t(k)] + i) * 8, &o, 8);
-        }
+      int64_t o = byte_base[size_t(k)];
+      const int64_t first = row_base[size_t(k)] + 1, end = first + ch.rows;
+      if (narrow) {
+        for (int64_t i = first; i < end; ++i) off32[i] = int32_t(o += lens[i]);
+      } else {
+        for (int64_t i = first; i < end; ++i) off64[i] = (o += lens[i]);
       }
       ch = ChunkOut();
     }
   });
+  oc.lens.reset();
   return std::make_shared<Column>(cpu_device(), t, oc.rows, data, offsets, validity, nulls);
 }
 
@@ -254,12 +258,15 @@ ParquetResult read_parquet(const ParquetFile& file, const ParquetReadOptions& o,
     oc.chunks.resize(groups.size());
     if (!is_string(oc.schema->dtype)) {
       oc.values = Buffer::allocate(cpu_device(), size_t(std::max<int64_t>(1, rows * value_width(oc.schema->dtype))));
+    } else {
+      oc.lens = Buffer::allocate(cpu_device(), size_t(rows + 1) * sizeof(uint32_t));
     }
     if (oc.schema->max_def > 0) oc.valid.get(size_t(std::max<int64_t>(1, rows)));
     for (size_t gi = 0; gi < groups.size(); ++gi) {
       ChunkOut& ch = oc.chunks[gi];
       ch.rows = take[gi];
       if (oc.values) ch.values = static_cast<uint8_t*>(oc.values->data()) + size_t(row0[gi]) * size_t(value_width(oc.schema->dtype));
+      if (oc.lens) ch.lens = reinterpret_cast<uint32_t*>(oc.lens->data()) + row0[gi] + 1;
       if (oc.schema->max_def > 0) ch.valid = oc.valid.data() + row0[gi];
       const ColumnChunkMeta& cm = meta.row_groups[size_t(groups[gi])].columns[size_t(oc.schema->leaf)];
       // PLAIN strings take less than their pages; dictionary-encoded ones may take more (growth).
