@@ -40,18 +40,27 @@ Streams& streams() {
   return *s;
 }
 
-/// Launch counts, written at exit to $GPUDF_CUDA_SIM_REPORT (appended: "count kernel" lines).
+/// Launch counts, appended to $GPUDF_CUDA_SIM_REPORT as "count kernel" lines: "1 kernel" at a
+/// kernel's first launch in the process, the rest of its launches at exit. The lines of a kernel
+/// add up to its launches in every process that exited normally, and a process ended by a
+/// signal (a test runner's worker) still leaves the kernels it launched.
 struct Counter {
   std::mutex mu;
   std::map<std::string, uint64_t> launches;
-  ~Counter() {
+  static void append(const std::map<std::string, uint64_t>& lines) {
     const char* path = std::getenv("GPUDF_CUDA_SIM_REPORT");
     if (!path || !*path) return;
-    std::lock_guard<std::mutex> lock(mu);
     FILE* f = std::fopen(path, "a");
     if (!f) return;
-    for (const auto& [name, n] : launches) std::fprintf(f, "%llu %s\n", (unsigned long long)n, name.c_str());
+    for (const auto& [name, n] : lines)
+      if (n > 0) std::fprintf(f, "%llu %s\n", (unsigned long long)n, name.c_str());
     std::fclose(f);
+  }
+  ~Counter() {
+    std::lock_guard<std::mutex> lock(mu);
+    std::map<std::string, uint64_t> rest;
+    for (const auto& [name, n] : launches) rest[name] = n - 1;  // the first is written already
+    append(rest);
   }
 };
 Counter& counter() {
@@ -108,7 +117,7 @@ bool valid_stream(cudaStream_t s) {
 void count_launch(const char* kernel) {
   Counter& c = counter();
   std::lock_guard<std::mutex> lock(c.mu);
-  ++c.launches[kernel];
+  if (++c.launches[kernel] == 1) Counter::append({{kernel, 1}});
 }
 
 namespace {
