@@ -3,6 +3,7 @@
 #include "ops/dynamic/dynamic.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -29,6 +30,19 @@ struct CpuBackend {
   }
   static int64_t min(const int64_t* p, int64_t n) { return n == 0 ? kMax : *std::min_element(p, p + n); }
   static int64_t max(const int64_t* p, int64_t n) { return n == 0 ? kMin : *std::max_element(p, p + n); }
+  /// min(f(i)) over [0, n) on the pool, one partial per block.
+  template <typename F>
+  static int64_t min_of(int64_t n, const F& f) {
+    std::mutex mu;
+    int64_t acc = kMax;
+    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) {
+      int64_t part = kMax;
+      for (int64_t i = b; i < e; ++i) part = std::min(part, f(i));
+      std::lock_guard<std::mutex> lock(mu);
+      acc = std::min(acc, part);
+    });
+    return acc;
+  }
   template <typename T>
   static T read(const T* p) { return *p; }
 };

@@ -1,9 +1,11 @@
 // Dynamic and rolling windows, CUDA backend: the pipeline of dynamic_pipeline.hpp with each
 // per-element step a grid-stride kernel over its functor, the scans Thrust exclusive_scan and the
-// order check a Thrust min reduction.
+// order check a Thrust transform-reduction (min).
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
 #include <thrust/reduce.h>
+#include <thrust/transform_reduce.h>
 #include <thrust/scan.h>
 
 #include "core/cuda/cuda_utils.cuh"
@@ -46,6 +48,14 @@ struct CudaBackend {
     cudaStream_t stream = cuda_current_stream();
     ThrustAllocator alloc(cuda_device());
     return thrust::reduce(thrust::cuda::par_nosync(alloc).on(stream), p, p + n, kMin, thrust::maximum<int64_t>());
+  }
+  template <typename F>
+  static int64_t min_of(int64_t n, const F& f) {
+    if (n == 0) return kMax;
+    cudaStream_t stream = cuda_current_stream();
+    ThrustAllocator alloc(cuda_device());
+    return thrust::transform_reduce(thrust::cuda::par_nosync(alloc).on(stream), thrust::counting_iterator<int64_t>(0),
+                                    thrust::counting_iterator<int64_t>(n), f, kMax, thrust::minimum<int64_t>());
   }
   template <typename T>
   static T read(const T* p) {

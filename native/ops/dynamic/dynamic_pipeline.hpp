@@ -1,7 +1,8 @@
 // The window pipeline of dynamic.hpp as one template over a backend B (dynamic.cpp: CPU loops
 // on the pool; dynamic.cu: kernels and Thrust), with the per-element rules as GPUDF_HD functors
 // both backends run. B provides for_each(n, f) (f(i) for every i in [0, n)), exclusive_scan of
-// int64 (returns the total), min/max of int64, and read(p) (one value to the host).
+// int64 (returns the total), min/max of int64, min_of(n, f) (of f(i) over [0, n), nothing stored
+// per row), and read(p) (one value to the host).
 #pragma once
 
 #include <cstdint>
@@ -160,16 +161,16 @@ GPUDF_HD inline int32_t seg_of(const int32_t* seg, int64_t i) { return seg ? seg
 
 /// bad[i]: 2i when row i breaks the index order within its segment, 2i + 1 when the segment ids
 /// are not runs 0, 1, 2, ...; kMax when the row is fine.
+/// Row i's fault, kMax for none: 2i + 1 when the segment ids do not run 0, 1, 2, ..., 2i when
+/// the index steps back within a segment (the smallest over the rows is the first fault).
 struct CheckRow {
   Ticks t;
   const int32_t* seg;
-  int64_t* bad;
-  GPUDF_HD void operator()(int64_t i) const {
-    int64_t out = kMax;
+  GPUDF_HD int64_t operator()(int64_t i) const {
     const int32_t s = seg_of(seg, i);
-    if (i == 0 ? s != 0 : (s != seg_of(seg, i - 1) && s != seg_of(seg, i - 1) + 1)) out = 2 * i + 1;
-    else if (i > 0 && s == seg_of(seg, i - 1) && tick(t, i) < tick(t, i - 1)) out = 2 * i;
-    bad[i] = out;
+    if (i == 0 ? s != 0 : (s != seg_of(seg, i - 1) && s != seg_of(seg, i - 1) + 1)) return 2 * i + 1;
+    if (i > 0 && s == seg_of(seg, i - 1) && tick(t, i) < tick(t, i - 1)) return 2 * i;
+    return kMax;
   }
 };
 
@@ -351,9 +352,7 @@ inline ColumnPtr column_of(Device& dev, TypeId type, int64_t n, BufferPtr data) 
 template <typename B>
 BufferPtr segment_starts(Device& dev, const Inputs& in, int64_t* segments) {
   const int64_t n = in.rows;
-  BufferPtr bad = buffer(dev, n, 8);
-  B::for_each(n, CheckRow{in.ticks, in.seg, i64(bad)});
-  const int64_t worst = B::min(i64(bad), n);
+  const int64_t worst = B::min_of(n, CheckRow{in.ticks, in.seg});
   if (worst != kMax) {
     GPUDF_EXPECTS(worst % 2 == 0, InvalidArgument, "window segments must be int32 ids in runs 0, 1, 2, ...");
     GPUDF_FAIL(InvalidArgument, "the index column must be sorted ascending (within each group); row " +
