@@ -77,6 +77,7 @@ bool plan_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t 
     dict_base = plan.entries;
     dict_count = n;
     have_dict = true;
+    plan.all_plain = false;  // the entries lie in the pool before any PLAIN value
     if (bytes) {
       if (c.physical == Physical::ByteArray)
         GPUDF_EXPECTS(uint64_t(n) * 4 <= in.left(), Parquet, "a dictionary page shorter than its entries");

@@ -60,7 +60,7 @@ struct DevicePlan {
   std::vector<DeviceRun> levels, indices;  // no levels: no row is null
   std::vector<ByteArraySpan> spans;
   std::vector<int64_t> chunk_groups;       // the row group of each chunk
-  bool all_plain = true;                   // every value page PLAIN (entry k is value k)
+  bool all_plain = true;                   // no dictionary, every value page PLAIN (entry k is value k)
 };
 
 /// True when the device decoder takes column `c` at all (its dtype and conversion).
