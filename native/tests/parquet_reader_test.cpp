@@ -220,3 +220,61 @@ TEST(parquet_reader, snappy_decoder_fast_copies_match_on_random_repetitive_bytes
     EXPECT_TRUE(std::memcmp(out.data(), in.data(), in.size()) == 0);
   }
 }
+
+TEST(parquet_reader, snappy_decoder_reads_every_element_form_written_by_hand) {
+  // Our compressor never writes 4-byte offsets or 2-4 byte literal lengths, and other writers
+  // do; this encodes random elements of every form (literal lengths in the tag and in 1-4
+  // bytes, copies with 1-, 2- and 4-byte offsets at periods 1..70000) straight from the format,
+  // so both the fast and the careful loop of the decoder meet each of them.
+  uint32_t x = 777;
+  auto next = [&] { x ^= x << 13; x ^= x >> 17; x ^= x << 5; return x; };
+  auto varint = [](std::string& s, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) s.push_back(char(0x80 | (v & 0x7F)));
+    s.push_back(char(v));
+  };
+  for (int round = 0; round < 30; ++round) {
+    std::string in, body;
+    while (in.size() < size_t(90000 + round * 1231)) {
+      const uint32_t kind = next() % 5;
+      if (in.empty() || kind == 0) {
+        const size_t len = 1 + (next() % 4 == 0 ? next() % 300 : next() % 20);
+        const int least = len - 1 < 60 ? 0 : len - 1 < 256 ? 1 : 2;
+        const int bytes = least + int(next() % uint32_t(5 - least)) * (least > 0);  // any width that holds len - 1
+        body.push_back(char(bytes == 0 ? (len - 1) << 2 : (59 + bytes) << 2));
+        for (int b = 0; b < bytes; ++b) body.push_back(char(((len - 1) >> (8 * b)) & 0xFF));
+        for (size_t k = 0; k < len; ++k) {
+          in.push_back(char(next() & 0xFF));
+          body.push_back(in.back());
+        }
+        continue;
+      }
+      const size_t room = std::min<size_t>(in.size(), 70000);
+      size_t off = kind == 1 ? 1 + next() % std::min<size_t>(room, 15) : 1 + next() % room;
+      size_t len;
+      if (kind <= 2 && off < 2048) {  // 1-byte offset: length 4..11
+        len = 4 + next() % 8;
+        body.push_back(char(0x01 | ((len - 4) << 2) | ((off >> 8) << 5)));
+        body.push_back(char(off & 0xFF));
+      } else if (off < 65536 && kind != 4) {  // 2-byte offset: length 1..64
+        len = 1 + next() % 64;
+        body.push_back(char(0x02 | ((len - 1) << 2)));
+        body.push_back(char(off & 0xFF));
+        body.push_back(char(off >> 8));
+      } else {  // 4-byte offset
+        len = 1 + next() % 64;
+        body.push_back(char(0x03 | ((len - 1) << 2)));
+        for (int b = 0; b < 4; ++b) body.push_back(char((off >> (8 * b)) & 0xFF));
+      }
+      for (size_t k = 0; k < len; ++k) in.push_back(in[in.size() - off]);
+    }
+    std::string packed;
+    varint(packed, in.size());
+    packed += body;
+    std::vector<uint8_t> out(in.size());
+    ASSERT_TRUE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), packed.size(), out.data(), in.size()));
+    ASSERT_TRUE(std::memcmp(out.data(), in.data(), in.size()) == 0);
+    // Cut anywhere, or pointed before the output's start, it is refused, never read past.
+    const size_t cut = 1 + next() % (packed.size() - 1);
+    EXPECT_FALSE(snappy::decompress(reinterpret_cast<const uint8_t*>(packed.data()), cut, out.data(), in.size()));
+  }
+}
