@@ -4,9 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -57,6 +59,34 @@ inline uint64_t read_bits(const uint8_t* base, size_t nbytes, uint64_t bit, int 
   return width == 64 ? v : v & ((uint64_t(1) << width) - 1);
 }
 
+/// Value K (0..7) of a group of 8 values of W bits packed LSB first in W bytes: one 8-byte
+/// load (W <= 32: shift + W <= 39 bits), which may read up to 8 bytes past the group.
+template <int W, int K>
+inline uint32_t unpack_at(const uint8_t* group) {
+  constexpr int bit = K * W, byte = bit / 8, shift = bit % 8;
+  uint64_t v;
+  std::memcpy(&v, group + byte, 8);
+  return uint32_t((v >> shift) & ((uint64_t(1) << W) - 1));
+}
+
+/// `groups` whole groups of 8 W-bit values from `in` (W bytes each) into out; 8 bytes past the
+/// last group must be readable.
+template <int W>
+void unpack_groups(const uint8_t* in, uint32_t* out, int64_t groups) {
+  for (int64_t g = 0; g < groups; ++g, in += W, out += 8) {
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      ((out[K] = unpack_at<W, K>(in)), ...);
+    }(std::make_integer_sequence<int, 8>{});
+  }
+}
+
+using UnpackGroups = void (*)(const uint8_t*, uint32_t*, int64_t);
+
+/// unpack_groups<W> for each width 0..32 (0 is never used: zero-width runs read as zeros).
+inline constexpr auto kUnpackGroups = []<int... W>(std::integer_sequence<int, W...>) {
+  return std::array<UnpackGroups, sizeof...(W) + 1>{nullptr, &unpack_groups<W + 1>...};
+}(std::make_integer_sequence<int, 32>{});
+
 /// Decodes the RLE / bit-packed hybrid of `bit_width` (0..32) bits per value.
 class HybridDecoder {
  public:
@@ -99,19 +129,22 @@ class HybridDecoder {
       if (rle_) {
         for (int64_t i = 0; i < k; ++i) out[i] = rle_value_;
       } else {
-        const size_t nbytes = size_t(packed_end_ - packed_);
         int64_t i = 0;
-        if (width_ > 0 && nbytes >= 8) {
-          // Values whose 8-byte window lies inside the run: one unaligned load each, no checks.
-          const uint64_t safe_end = uint64_t(nbytes - 7) * 8;
-          const uint64_t mask = (uint64_t(1) << width_) - 1;
-          for (; i < k && bit_ < safe_end; ++i, bit_ += uint64_t(width_)) {
-            uint64_t w;
-            std::memcpy(&w, packed_ + (bit_ >> 3), 8);
-            out[i] = uint32_t((w >> (bit_ & 7)) & mask);
+        if (width_ > 0) {
+          // Up to the next group of 8 one by one, then whole groups by width-specialised code
+          // (a group of 8 values is `width` bytes, starting on a byte), then the tail.
+          const int64_t in_group = int64_t(bit_ / uint64_t(width_)) % 8;
+          i = unpack_some(out, 0, std::min<int64_t>(k, (8 - in_group) % 8));
+          // Groups followed by 8 readable bytes of the run (each value is one 8-byte load).
+          const int64_t room = (packed_end_ - packed_) - int64_t(bit_ >> 3) - 8;
+          const int64_t groups = std::min<int64_t>((k - i) / 8, room > 0 ? room / width_ : 0);
+          if (groups > 0) {
+            kUnpackGroups[width_](packed_ + (bit_ >> 3), out + i, groups);
+            i += groups * 8;
+            bit_ += uint64_t(groups) * 8 * uint64_t(width_);
           }
         }
-        for (; i < k; ++i, bit_ += uint64_t(width_)) out[i] = uint32_t(read_bits(packed_, nbytes, bit_, width_));
+        unpack_some(out, i, k);
       }
       out += k;
       n -= k;
@@ -120,6 +153,23 @@ class HybridDecoder {
   }
 
  private:
+  /// Values [i, k) of the current bit-packed run into out[i, k), one at a time; returns k.
+  int64_t unpack_some(uint32_t* out, int64_t i, int64_t k) {
+    const size_t nbytes = size_t(packed_end_ - packed_);
+    if (width_ > 0 && nbytes >= 8) {
+      // Values whose 8-byte window lies inside the run: one unaligned load each, no checks.
+      const uint64_t safe_end = uint64_t(nbytes - 7) * 8;
+      const uint64_t mask = (uint64_t(1) << width_) - 1;
+      for (; i < k && bit_ < safe_end; ++i, bit_ += uint64_t(width_)) {
+        uint64_t w;
+        std::memcpy(&w, packed_ + (bit_ >> 3), 8);
+        out[i] = uint32_t((w >> (bit_ & 7)) & mask);
+      }
+    }
+    for (; i < k; ++i, bit_ += uint64_t(width_)) out[i] = uint32_t(read_bits(packed_, nbytes, bit_, width_));
+    return k;
+  }
+
   void next_run() {
     const uint64_t header = in_.uleb(what_);
     if (header & 1) {
