@@ -186,6 +186,9 @@ describe("files written by nodejs-polars and parquet-wasm", () => {
     ["data page v2, dictionary off, BROTLI", (b) => b.setWriterVersion(pq.WriterVersion.V2).setDictionaryEnabled(false).setCompression(pq.Compression.BROTLI)],
     ["LZ4 (Hadoop framing)", (b) => b.setCompression(pq.Compression.LZ4)],
     ["GZIP, small pages", (b) => b.setCompression(pq.Compression.GZIP).setDataPageSizeLimit(512).setMaxRowGroupSize(700)],
+    // The dictionary outgrows its limit within a chunk: a dictionary page, dictionary-encoded
+    // pages, then PLAIN pages in the same chunk (what writers do for high-cardinality columns).
+    ["a dictionary that outgrows its limit, then PLAIN pages", (b) => b.setDictionaryPageSizeLimit(1024).setDataPageSizeLimit(512)],
   ];
   for (const [name, props] of wasmCases) {
     it(`parquet-wasm: ${name}`, async () => {
