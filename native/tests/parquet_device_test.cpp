@@ -1,13 +1,15 @@
 // io/parquet_device: files read onto the test device (with --device cuda, the CUDA page decoder)
 // give what the CPU reader gives, column by column, byte for byte: every dtype the native writer
 // writes, PLAIN and dictionary chunks side by side in one column, nulls in some pages only, no
-// nulls at all, row-group and row cuts, and an index past the dictionary as the same error.
+// nulls at all, row-group and row cuts, a dictionary page followed by PLAIN pages only (a file
+// put together page by page), and an index past the dictionary as the same error.
 #include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/transfer.hpp"
+#include "io/parquet_format.hpp"
 #include "io/parquet_reader.hpp"
 #include "tests/helpers.hpp"
 #include "tests/parquet_files.hpp"
@@ -176,4 +178,55 @@ TEST(parquet_device, an_index_past_the_dictionary_is_the_same_error_on_every_dev
   const std::string cpu = message(cpu_device());
   EXPECT_EQ(cpu, std::string("mem: column 'k', row group 0: dictionary index 3 out of range (the dictionary has 3 entries)"));
   EXPECT_EQ(message(test_device()), cpu);
+}
+
+TEST(parquet_device, a_dictionary_page_before_plain_pages_only_is_not_taken_for_values) {
+  // A chunk whose writer gave up on its dictionary before the first data page: a dictionary
+  // page, then PLAIN pages only. The dictionary's entries must not be read as values (the
+  // device decoder once uploaded its pool, dictionary entries first, as the column). The native
+  // writer never writes such a chunk, so the file is put together here page by page.
+  const int32_t n = 64;
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  for (int32_t i = 0; i < n; ++i) values[size_t(i)] = int64_t(i) * 977 - 5000;
+  const int64_t entries[3] = {111, 222, 333};
+  std::string file = "PAR1", dict_body(reinterpret_cast<const char*>(entries), sizeof entries), data_body;
+  // Definition levels: 4-byte length, then one RLE run of n ones (header n << 1 as a varint).
+  const char levels[] = {3, 0, 0, 0, char(0x80), 0x01, 0x01};
+  data_body.append(levels, sizeof levels);
+  data_body.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(int64_t));
+  parquet::ColumnChunkMeta chunk;
+  chunk.physical = parquet::Physical::Int64;
+  chunk.num_values = n;
+  chunk.dictionary_page_offset = int64_t(file.size());
+  parquet::encode_dictionary_page_header(file, int32_t(dict_body.size()), int32_t(dict_body.size()), 3);
+  file += dict_body;
+  chunk.data_page_offset = int64_t(file.size());
+  parquet::encode_data_page_header(file, int32_t(data_body.size()), int32_t(data_body.size()), n, parquet::kPlain);
+  file += data_body;
+  chunk.total_compressed_size = chunk.total_uncompressed_size = int64_t(file.size()) - chunk.dictionary_page_offset;
+  parquet::FileMeta meta;
+  meta.names = {"v"};
+  meta.types = {TypeId::Int64};
+  meta.num_rows = n;
+  parquet::RowGroupMeta group;
+  group.columns = {chunk};
+  group.num_rows = n;
+  group.file_offset = chunk.dictionary_page_offset;
+  group.total_byte_size = group.total_compressed_size = chunk.total_compressed_size;
+  meta.row_groups = {group};
+  const std::string footer = parquet::encode_file_meta(meta);
+  const uint32_t footer_len = uint32_t(footer.size());
+  file += footer;
+  file.append(reinterpret_cast<const char*>(&footer_len), 4);
+  file += "PAR1";
+
+  parquet::ParquetFile f = open_memory(file);
+  parquet::ParquetResult cpu = parquet::read_parquet(f, parquet::ParquetReadOptions{}, cpu_device());
+  EXPECT_EQ(cpu.columns.size(), size_t(1));
+  if (cpu.columns.size() != 1) return;
+  const ColumnView v = cpu.columns[0]->view();
+  EXPECT_EQ(v.size, int64_t(n));
+  EXPECT_EQ(cpu.columns[0]->null_count(), int64_t(0));
+  if (v.size == n) EXPECT_TRUE(std::memcmp(v.data, values.data(), values.size() * sizeof(int64_t)) == 0);
+  expect_device_reads_like_cpu(file, parquet::ParquetReadOptions{}, "dictionary page, then PLAIN pages");
 }
