@@ -71,6 +71,13 @@ bool plan_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t 
     }
     plan.entries += n;
   };
+  // n fixed-width values as stored, appended to the pool as entries; `short_page` names the
+  // error when the page holds fewer.
+  auto put_plain_fixed = [&](ByteReader in, int64_t n, const char* short_page) {
+    GPUDF_EXPECTS(uint64_t(n) <= in.left() / uint64_t(sw), Parquet, short_page);
+    append_bytes(plan.pool, in.p, size_t(n * sw));
+    plan.entries += n;
+  };
   auto on_dictionary = [&](const PageHeader& h, ByteReader in) {
     GPUDF_EXPECTS(c.physical != Physical::Boolean, Parquet, "a dictionary page for a BOOLEAN column");
     const int64_t n = h.num_values;
@@ -84,9 +91,7 @@ bool plan_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t 
       put_plain_bytes(in, n);
       return;
     }
-    GPUDF_EXPECTS(uint64_t(n) <= in.left() / uint64_t(sw), Parquet, "a dictionary page shorter than its entries");
-    append_bytes(plan.pool, in.p, size_t(n * sw));
-    plan.entries += n;
+    put_plain_fixed(in, n, "a dictionary page shorter than its entries");
   };
   auto on_data = [&](const DataPage& page) {
     if (!supported) return;
@@ -113,9 +118,7 @@ bool plan_chunk(const ColumnSchema& c, Codec codec, const uint8_t* data, size_t 
           put_plain_bytes(in, valid);
           return;
         }
-        GPUDF_EXPECTS(uint64_t(valid) <= in.left() / uint64_t(sw), Parquet, "PLAIN values run past the end of the page");
-        append_bytes(plan.pool, in.p, size_t(valid * sw));
-        plan.entries += valid;
+        put_plain_fixed(in, valid, "PLAIN values run past the end of the page");
         return;
       case kRle: {
         if (c.physical != Physical::Boolean) break;
