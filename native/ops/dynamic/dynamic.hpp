@@ -13,6 +13,10 @@
 // binary-searches its row range, and a second scan lays out the expansion — unless no row lies in
 // two windows (period <= every), when each row's window id is its scan position and the rows stay in
 // place. Fixed-length windows find [lo_i, hi_i] in closed form; calendar months gallop.
+// Disjoint fixed-length windows (period < every, or equal and not closed at both ends) with few
+// candidates (at most a quarter of the rows, between each segment's first and last row's windows)
+// skip the per-row ranges: each candidate finds its rows, the non-empty ones are kept by a scan,
+// and each row finds its window by binary search over their first rows.
 #pragma once
 
 #include <cstdint>
