@@ -20,6 +20,10 @@ struct CpuBackend {
       for (int64_t i = b; i < e; ++i) f(i);
     });
   }
+  template <typename F>
+  static void for_each_block(int64_t n, const F& f) {
+    cpu_pool().parallel_for(n, 1 << 14, [&](int64_t b, int64_t e) { f(b, e); });
+  }
   static int64_t exclusive_scan(const int64_t* in, int64_t* out, int64_t n) {
     int64_t acc = 0;
     for (int64_t i = 0; i < n; ++i) {

@@ -20,12 +20,25 @@ __global__ void for_each_kernel(int64_t n, F f) {
   GPUDF_GRID_STRIDE(i, n) f(i);
 }
 
+template <typename F>
+__global__ void for_each_block_kernel(int64_t n, F f) {
+  GPUDF_GRID_STRIDE(i, n) f(i, i + 1);
+}
+
 struct CudaBackend {
   template <typename F>
   static void for_each(int64_t n, const F& f) {
     if (n == 0) return;
     cudaStream_t stream = cuda_current_stream();
     for_each_kernel<F><<<grid_for(n), kBlockThreads, 0, stream>>>(n, f);
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  }
+  template <typename F>
+  static void for_each_block(int64_t n, const F& f) {
+    if (n == 0) return;
+    cudaStream_t stream = cuda_current_stream();
+    for_each_block_kernel<F><<<grid_for(n), kBlockThreads, 0, stream>>>(n, f);
     GPUDF_CUDA_TRY(cudaGetLastError());
     GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
   }

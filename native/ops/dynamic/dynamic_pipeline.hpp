@@ -1,7 +1,8 @@
 // The window pipeline of dynamic.hpp as one template over a backend B (dynamic.cpp: CPU loops
 // on the pool; dynamic.cu: kernels and Thrust), with the per-element rules as GPUDF_HD functors
 // both backends run (the lattice rules: dynamic_lattice.hpp). B provides for_each(n, f) (f(i) for
-// every i in [0, n)), exclusive_scan of int64 (returns the total), min/max of int64, min_of(n, f)
+// every i in [0, n)), for_each_block(n, f) (f(b, e) over blocks covering [0, n): the pool's
+// blocks on the CPU, one element a thread on CUDA), exclusive_scan of int64 (returns the total), min/max of int64, min_of(n, f)
 // (of f(i) over [0, n), nothing stored per row), and read(p) (one value to the host).
 #pragma once
 
@@ -197,20 +198,34 @@ struct KeepWindows {
   }
 };
 
-/// Row i's window (-1: none): the last window starting at or before it, if it reaches i (the
-/// windows are disjoint and in row order).
+/// Rows [b, e)'s windows (-1: none): the last window starting at or before b by binary search,
+/// then a walk along the windows (disjoint and in row order), so a block of rows costs one search.
 struct RowWindowOf {
   const int64_t *first, *size;
   int64_t windows;
   int32_t* ids;
-  GPUDF_HD void operator()(int64_t i) const {
-    int64_t a = 0, b = windows;
-    while (a < b) {
-      const int64_t mid = a + (b - a) / 2;
-      if (first[mid] <= i) a = mid + 1;
-      else b = mid;
+  GPUDF_HD void operator()(int64_t b, int64_t e) const {
+    int64_t lo = 0, hi = windows;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (first[mid] <= b) lo = mid + 1;
+      else hi = mid;
     }
-    ids[i] = a > 0 && i < first[a - 1] + size[a - 1] ? int32_t(a - 1) : -1;
+    int64_t k = lo > 0 ? lo - 1 : 0;  // the window row b would be in, or the first one
+    for (int64_t i = b; i < e; ++i) {
+      while (k + 1 < windows && first[k + 1] <= i) ++k;
+      ids[i] = k < windows && first[k] <= i && i < first[k] + size[k] ? int32_t(k) : -1;
+    }
+  }
+};
+
+/// starts of the one segment when there are no segment ids: 0 and rows.
+struct WholeSegment {
+  int64_t rows;
+  int64_t* starts;
+  GPUDF_HD void operator()(int64_t) const {
+    starts[0] = 0;
+    starts[1] = rows;
   }
 };
 
@@ -235,7 +250,8 @@ BufferPtr segment_starts(Device& dev, const Inputs& in, int64_t* segments) {
   }
   *segments = in.seg ? int64_t(B::read(in.seg + (n - 1))) + 1 : 1;
   BufferPtr starts = buffer(dev, *segments + 1, 8);
-  B::for_each(n, SegmentStarts{in.seg, n, *segments, i64(starts)});
+  if (in.seg) B::for_each(n, SegmentStarts{in.seg, n, *segments, i64(starts)});
+  else B::for_each(1, WholeSegment{n, i64(starts)});
   return starts;
 }
 
@@ -297,7 +313,7 @@ bool run_disjoint(Device& dev, TypeId type, const Inputs& in, const WindowSpec& 
   B::for_each(candidates, KeepWindows{i64(size), i64(pos), i64(lower), i64(upper), i64(first), i64(wlower), i64(wupper),
                                       i64(wfirst), i64(wsize)});
   BufferPtr ids = buffer(dev, n, 4);
-  B::for_each(n, RowWindowOf{i64(wfirst), i64(wsize), windows, i32(ids)});
+  B::for_each_block(n, RowWindowOf{i64(wfirst), i64(wsize), windows, i32(ids)});
   out.lower = boundary_column<B>(dev, type, in, wlower, windows);
   out.upper = boundary_column<B>(dev, type, in, wupper, windows);
   out.first_row = column_of(dev, TypeId::Int64, windows, wfirst);
