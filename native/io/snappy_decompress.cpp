@@ -21,6 +21,15 @@ constexpr size_t kSlopOut = 64 + 16;  // the longest copy (64), rounded up to 16
 
 inline void copy16(uint8_t* d, const uint8_t* s) { std::memcpy(d, s, 16); }
 
+/// A literal of len bytes from ip to op, both advanced; false when either side is too short.
+inline bool copy_literal(const uint8_t*& ip, const uint8_t* end, uint8_t*& op, const uint8_t* out_end, size_t len) {
+  if (size_t(end - ip) < len || size_t(out_end - op) < len) return false;
+  std::memcpy(op, ip, len);
+  ip += len;
+  op += len;
+  return true;
+}
+
 /// For each copy tag (low bits 1, 2, 3): its length in the low byte, the offset's high bits
 /// (copy-1: 3 bits of the tag, in units of 256) in the second, the count of offset bytes after
 /// the tag (1, 2 or 4) above; 0 for literal tags.
@@ -106,10 +115,7 @@ bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
         len = (bytes == 4 ? v : v & ((uint32_t(1) << (8 * bytes)) - 1)) + size_t(1);
         ip += bytes;
       }
-      if (size_t(end - ip) < len || size_t(out_end - op) < len) return false;
-      std::memcpy(op, ip, len);
-      ip += len;
-      op += len;
+      if (!copy_literal(ip, end, op, out_end, len)) return false;
       continue;
     }
     // A copy: its length, the count of offset bytes after the tag and the offset's high bits
@@ -144,10 +150,7 @@ bool decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
         len += 1;
         ip += bytes;
       }
-      if (size_t(end - ip) < len || size_t(out_end - op) < len) return false;
-      std::memcpy(op, ip, len);
-      ip += len;
-      op += len;
+      if (!copy_literal(ip, end, op, out_end, len)) return false;
       continue;
     }
     if ((tag & 3) == 1) {

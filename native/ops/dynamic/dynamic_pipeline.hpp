@@ -60,6 +60,20 @@ struct RowWindowIds {
   GPUDF_HD void operator()(int64_t i) const { windows[i] = held[i] == 0 ? -1 : int32_t(offsets[i] + count[i] - 1); }
 };
 
+/// Window j of segment s: its bounds and its rows [first, first + size), written at k.
+GPUDF_HD inline void put_window(const Ticks& t, const int64_t* starts, const int64_t* anchor, int64_t s, int64_t j,
+                                const WindowSpec& w, int64_t k, int64_t* lower, int64_t* upper, int64_t* first,
+                                int64_t* size) {
+  const int64_t lo = add_span(anchor[s], w.every, j, w.ticks_per_day);
+  const int64_t hi = add_span(lo, w.period, 1, w.ticks_per_day);
+  int64_t f, e;
+  row_range(t, starts[s], starts[s + 1], lo, hi, w.closed, &f, &e);
+  lower[k] = lo;
+  upper[k] = hi;
+  first[k] = f;
+  size[k] = e - f;
+}
+
 struct WindowBounds {
   Ticks t;
   const int64_t *starts, *anchor;
@@ -68,15 +82,7 @@ struct WindowBounds {
   WindowSpec w;
   int64_t *lower, *upper, *first, *size;
   GPUDF_HD void operator()(int64_t k) const {
-    const int32_t s = win_seg[k];
-    const int64_t lo = add_span(anchor[s], w.every, win_j[k], w.ticks_per_day);
-    const int64_t hi = add_span(lo, w.period, 1, w.ticks_per_day);
-    int64_t f, e;
-    row_range(t, starts[s], starts[s + 1], lo, hi, w.closed, &f, &e);
-    lower[k] = lo;
-    upper[k] = hi;
-    first[k] = f;
-    size[k] = e - f;
+    put_window(t, starts, anchor, win_seg[k], win_j[k], w, k, lower, upper, first, size);
   }
 };
 
@@ -167,14 +173,7 @@ struct CandidateBounds {
       else b = mid;
     }
     const int64_t s = a - 1;
-    const int64_t lo = add_span(anchor[s], w.every, seg_lo[s] + (c - offsets[s]), w.ticks_per_day);
-    const int64_t hi = add_span(lo, w.period, 1, w.ticks_per_day);
-    int64_t f, e;
-    row_range(t, starts[s], starts[s + 1], lo, hi, w.closed, &f, &e);
-    lower[c] = lo;
-    upper[c] = hi;
-    first[c] = f;
-    size[c] = e - f;
+    put_window(t, starts, anchor, s, seg_lo[s] + (c - offsets[s]), w, c, lower, upper, first, size);
   }
 };
 
