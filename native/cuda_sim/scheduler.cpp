@@ -158,6 +158,9 @@ Fiber* new_runner(Run& r) {
   if (!r.spare.empty()) {
     f = r.spare.back();
     r.spare.pop_back();
+    // Its last runner left for good from inside runner_main (exit_to never returns): those
+    // frames' sanitizer bookkeeping is stale, and the new runner's frames land on it.
+    fiber::reset_stack(f->stack);
   } else {
     f = new Fiber;
     f->stack = fiber::acquire_stack();
