@@ -1,8 +1,9 @@
 // Runs the registered native tests.
 //
-//   gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] [--run-disabled] [FILTER...]
+//   gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] [--run-disabled] [--skip S]... [FILTER...]
 //
-// FILTER: run only tests whose "suite.name" contains one of the given substrings.
+// FILTER: run only tests whose "suite.name" contains one of the given substrings; --skip S: leave
+// out the tests whose "suite.name" contains S.
 // Tests named DISABLED_* (known core bugs, kept as reproducers) run only with --run-disabled.
 // --device: where tests allocate (default auto: cuda when cuda_status().available, else cpu).
 // Prints one line per failure and ends with "N passed, N failed"; exits 1 when any test failed
@@ -57,11 +58,12 @@ namespace {
 void usage(FILE* out) {
   std::fprintf(out,
                "usage: gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] "
-               "[--run-disabled] [FILTER...]\n"
+               "[--run-disabled] [--skip S]... [FILTER...]\n"
                "  --device        where tests allocate; auto (default): cuda when available\n"
                "  --verbose, -v   print every passing test with its time\n"
                "  --list          list the selected tests and exit\n"
                "  --run-disabled  also run DISABLED_* tests (reproducers of known core bugs)\n"
+               "  --skip S        leave out tests whose suite.name contains S (repeatable)\n"
                "  FILTER          run only tests whose suite.name contains one of these\n");
 }
 
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
   using namespace gpudf::testing;
   std::string mode = "auto";
   bool verbose = false, list = false, run_disabled = false;
-  std::vector<std::string> filters;
+  std::vector<std::string> filters, skips;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--device" && i + 1 < argc) {
@@ -90,6 +92,8 @@ int main(int argc, char** argv) {
       list = true;
     } else if (a == "--run-disabled") {
       run_disabled = true;
+    } else if (a == "--skip" && i + 1 < argc) {
+      skips.push_back(argv[++i]);
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
@@ -116,6 +120,7 @@ int main(int argc, char** argv) {
     }
     bool match = filters.empty();
     for (const auto& f : filters) match = match || full.find(f) != std::string::npos;
+    for (const auto& k : skips) match = match && full.find(k) == std::string::npos;
     if (match) selected.push_back(t);
   }
   if (list) {
