@@ -1,7 +1,7 @@
-// ops/regex: the match-detection DFA against the Pike VM alone (the same answers on random
-// strings for many patterns, anchors, (?m), UTF-8 and invalid bytes), the patterns that keep
-// the VM (\b, \B, too many states, literals), and the column functions with and without the
-// DFA on the test device (CUDA under the simulator).
+// ops/regex: the match-detection and leftmost-start DFAs against the Pike VM alone (the same
+// answers on random strings for many patterns, anchors, (?m), UTF-8 and invalid bytes), the
+// patterns that keep the VM (\b, \B, too many states, literals), and the column functions with
+// and without the DFAs on the test device (CUDA under the simulator).
 #include <optional>
 #include <random>
 #include <string>
@@ -24,6 +24,8 @@ bool has_dfa(const std::string& pattern, bool literal = false) {
   return compile_regex(pattern, literal).view().dfa.base != nullptr;
 }
 
+bool has_start_dfa(const std::string& pattern) { return compile_regex(pattern).view().rdfa.base != nullptr; }
+
 Regex without_dfa(const Regex& rx) {
   Regex copy = rx;
   copy.dfa.clear();
@@ -35,7 +37,9 @@ const std::vector<std::string> kRegexPatterns = {
     "[^a]", "[^a\\n]b", "\\d+-\\d", "\xc3\xa9", "[\xc3\xa0-\xc3\xbf]x", "\\w", "\\W\\w", "\\s", "\\S+$", "a*", "",
     "x?y+", "(a|b)*c", "[ab]{2,4}x", "(?i)AB", "\\Aa", "a\\z", "(?m)$\\n", "a(?m:$)", "^(a|)b", "[^\\x00-\\x7f]",
     ".", "(?s).", "(?m)^\\S", "[[:alpha:]]+1", "\\p{L}\\d", "(?m)$^", "[0-9]{3}-[0-9]{4}", "special.*requests",
-    "^[ab]+$", "(?m)^[ab]+$", "b(?:\\n|$)", "^.*$", "(?m)^.*$", "[^b]*c$", "\\d{2}$|^x", "a(?:b|$)c?"};
+    "^[ab]+$", "(?m)^[ab]+$", "b(?:\\n|$)", "^.*$", "(?m)^.*$", "[^b]*c$", "\\d{2}$|^x", "a(?:b|$)c?",
+    "(\\d+)-(\\d+)", "(a|ab)(c|bcd)?", "x*?y|a+?", "(?i)(special)|b.", "[^a]+?\\d", "(?s)a.+?b", "(\\w+)\\s(\\w+)",
+    "\xc3\xa9+|\\p{Greek}", "[\\x{80}-\\x{10ffff}]+", "a{2,3}?b?", "(?:ab|a)(?:bc|c)+", "\\S+\\s*x"};
 
 std::string random_string(std::mt19937& gen) {
   static const char* units[] = {"a", "b", "c", "x", "y", "1", "2", "-", " ", "\n", "\xc3\xa9", "\xff",
@@ -85,6 +89,58 @@ TEST(regex_dfa, agrees_with_the_pike_vm) {
     }
     EXPECT_EQ(mismatches, 0);
   }
+}
+
+TEST(regex_dfa, which_patterns_get_a_leftmost_start_dfa) {
+  EXPECT_TRUE(has_start_dfa("(\\d+):(\\d+)"));
+  EXPECT_TRUE(has_start_dfa("(?i)x[ab]+?y|z"));
+  EXPECT_TRUE(has_start_dfa("\\p{L}+\\d"));
+  EXPECT_FALSE(has_start_dfa("^a"));     // anchored: the match starts at 0 or nowhere
+  EXPECT_FALSE(has_start_dfa("a$"));     // assertions keep the matcher's own search
+  EXPECT_FALSE(has_start_dfa("\\ba"));
+  EXPECT_FALSE(has_start_dfa("a*"));     // matches empty: a match starts at 0
+  EXPECT_FALSE(compile_regex("abc", true).view().rdfa.base);  // a pure literal keeps memchr
+  EXPECT_FALSE(has_start_dfa("[ab]*a[ab]{12}b"));  // over the state cap
+  // The blob holds both DFAs; dropping it drops both.
+  const Regex rx = compile_regex("(\\d+):(\\d+)");
+  EXPECT_TRUE(rx.view().dfa.base != nullptr);
+  EXPECT_TRUE(without_dfa(rx).view().rdfa.base == nullptr);
+}
+
+TEST(regex_dfa, leftmost_start_agrees_with_the_pike_vm) {
+  // dfa_leftmost_start against the first match's start by the VM alone, then whole searches
+  // (every match and its groups, from the VM and from the backtracker) with and without it.
+  std::mt19937 gen(20261207);
+  std::vector<std::string> inputs = {"", "\n", "a\n", "\xff", "\xc3", "\xc3\xc3\xa9", "\xe2\x80", "a\x80\x80\x80\x80" "b"};
+  for (int i = 0; i < 3000; ++i) inputs.push_back(random_string(gen));
+  int32_t with_start = 0;
+  for (const std::string& p : kRegexPatterns) {
+    const Regex rx = compile_regex(p);
+    if (!rx.view().rdfa.base) continue;
+    ++with_start;
+    const Regex vm_only = without_dfa(rx);
+    const int32_t k = 2 * (rx.groups + 1);
+    std::vector<int64_t> scratch(size_t(pike_scratch_bytes(rx.view().num_insts, k) / 8 + 1));
+    std::vector<int64_t> scratch2(scratch.size()), bt(size_t(backtrack_scratch_bytes(1 << 16) / 8 + 1)), bt2(bt.size());
+    PikeVM plain(vm_only.view(), k, scratch.data());
+    int mismatches = 0;
+    for (const std::string& s : inputs) {
+      const int64_t n = int64_t(s.size());
+      const int64_t want = plain.search(s.data(), n, 0) ? plain.slots()[0] : -1;
+      const int64_t got = dfa_leftmost_start(rx.view().rdfa, s.data(), n);
+      if (want != got && ++mismatches <= 3) std::fprintf(stderr, "  pattern /%s/ on \"%s\": vm %lld dfa %lld\n", p.c_str(), s.c_str(), (long long)want, (long long)got);
+      for (bool backtrack : {false, true}) {
+        PikeVM a(rx.view(), k, scratch.data()), b(vm_only.view(), k, scratch2.data());
+        if (backtrack) a.use_backtracker(bt.data(), 1 << 16), b.use_backtracker(bt2.data(), 1 << 16);
+        std::vector<int64_t> sa, sb;
+        rx_for_each(a, s.data(), n, -1, [&](int64_t, int64_t) { sa.insert(sa.end(), a.slots(), a.slots() + k); });
+        rx_for_each(b, s.data(), n, -1, [&](int64_t, int64_t) { sb.insert(sb.end(), b.slots(), b.slots() + k); });
+        if (sa != sb && ++mismatches <= 3) std::fprintf(stderr, "  pattern /%s/ on \"%s\": matches differ\n", p.c_str(), s.c_str());
+      }
+    }
+    EXPECT_EQ(mismatches, 0);
+  }
+  EXPECT_TRUE(with_start >= 20);
 }
 
 TEST(regex_dfa, column_functions_with_and_without_the_dfa) {

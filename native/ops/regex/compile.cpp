@@ -195,6 +195,28 @@ void first_bytes(Regex& rx) {
   for (int k = 0; k < 8; ++k) rx.first_bytes[k] = bits[k];
 }
 
+/// The mirror image of `a` without captures: it matches the reversed texts `a` matches.
+Ast reversed(const Ast& a) {
+  Ast r = a;
+  for (Ast& k : r.kids) k = reversed(k);
+  if (r.kind == Ast::Kind::Concat) std::reverse(r.kids.begin(), r.kids.end());
+  if (r.kind == Ast::Kind::Group) r.group = -1;
+  return r;
+}
+
+/// The leftmost-start DFA, for unanchored patterns that have no assertions and cannot match
+/// empty (build_start_dfa); not for a pure literal (memchr finds it).
+void start_dfa(Regex& rx, const Ast& root) {
+  if (rx.literal || rx.anchored || !rx.can_skip) return;
+  for (const Inst& in : rx.insts)
+    if (in.op == RxOp::Assert) return;
+  Regex rev;
+  Emitter em(rev);
+  em.emit(reversed(root));
+  em.inst(RxOp::Match);
+  build_start_dfa(rx, rev);
+}
+
 }  // namespace
 
 int32_t Regex::group_index(const std::string& name) const {
@@ -245,6 +267,7 @@ Regex compile_regex(const std::string& pattern, bool literal) {
   first_bytes(rx);
   if (literal) rx.literal = true;
   build_dfa(rx);
+  start_dfa(rx, parsed.root);
   return rx;
 }
 

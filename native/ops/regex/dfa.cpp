@@ -1,14 +1,18 @@
-// The match-detection DFA by subset construction over the Pike VM program. A DFA state is the
-// set of program threads live at a position (reading instructions, Match, and $ / (?m)$
-// assertions still waiting for the next unit) plus whether the position is the start of the
-// text and of a line (for ^ and (?m)^). Leftmost-first priorities do not matter for "is there
-// a match", so sets suffice. Unanchored search: every step also restarts the program at the
-// new position. Any set holding Match collapses into one absorbing match state.
+// The DFAs by subset construction over a Pike VM program. A DFA state is the set of program
+// threads live at a position (reading instructions, Match, and $ / (?m)$ assertions still
+// waiting for the next unit) plus whether the position is the start of the text and of a line
+// (for ^ and (?m)^). Leftmost-first priorities do not matter for "is there a match" or "does a
+// match start here", so sets suffice. Unanchored search: every step also restarts the program
+// at the new position.
+//  - Match detection (build_dfa): any set holding Match collapses into one absorbing match state.
+//  - Leftmost start (build_start_dfa, over the reversed pattern): Match is a flag of the state
+//    and the walk goes on; the program has no assertions there.
 #include <algorithm>
 #include <cstring>
 #include <map>
 #include <vector>
 
+#include "core/error.hpp"
 #include "ops/regex/dfa.hpp"
 #include "ops/regex/pike.hpp"
 
@@ -21,6 +25,7 @@ enum : uint8_t { kAtText = 1, kAtLine = 2 };
 
 struct Builder {
   const Regex& rx;
+  bool starts;  // leftmost-start mode (see the top of the file)
   RegexView v;
   int32_t n;
   std::vector<int32_t> mark;  // mark[pc] == gen: visited in this closure
@@ -28,7 +33,7 @@ struct Builder {
   std::vector<int32_t> stack;
   int64_t work = 0;
 
-  explicit Builder(const Regex& r) : rx(r), v(r.view()), n(int32_t(r.insts.size())), mark(size_t(n), 0) {}
+  Builder(const Regex& r, bool s) : rx(r), starts(s), v(r.view()), n(int32_t(r.insts.size())), mark(size_t(n), 0) {}
 
   bool reads(int32_t pc, uint32_t cp) const {
     const Inst& in = rx.insts[size_t(pc)];
@@ -42,12 +47,14 @@ struct Builder {
   }
 
   /// The closure of `seeds` at a position with `flags`; `known`: the next unit is known (then
-  /// `at_end` / `next_nl` decide $ and (?m)$, else they wait in the set). Returns false when
-  /// Match is reached (the caller makes it the match state); `out` is sorted.
+  /// `at_end` / `next_nl` decide $ and (?m)$, else they wait in the set). Returns whether Match
+  /// is reached; in detection mode the closure stops there (the caller makes it the match
+  /// state), else it goes on. `out` is sorted.
   bool closure(const std::vector<int32_t>& seeds, uint8_t flags, bool known, bool at_end, bool next_nl,
                std::vector<int32_t>& out) {
     out.clear();
     ++gen;
+    bool matched = false;
     stack.assign(seeds.rbegin(), seeds.rend());
     while (!stack.empty()) {
       int32_t pc = stack.back();
@@ -57,7 +64,11 @@ struct Builder {
         if (mark[size_t(pc)] == gen) break;
         mark[size_t(pc)] = gen;
         const Inst& in = rx.insts[size_t(pc)];
-        if (in.op == RxOp::Match) return false;
+        if (in.op == RxOp::Match) {
+          matched = true;
+          if (!starts) return true;
+          break;
+        }
         if (in.op == RxOp::Jmp) {
           pc = in.x;
           continue;
@@ -95,7 +106,7 @@ struct Builder {
       }
     }
     std::sort(out.begin(), out.end());
-    return true;
+    return matched;
   }
 };
 
@@ -107,15 +118,11 @@ void put(std::vector<uint8_t>& blob, const std::vector<T>& xs) {
   blob.resize((blob.size() + 3) / 4 * 4, 0);
 }
 
-}  // namespace
-
-void build_dfa(Regex& rx) {
-  rx.dfa.clear();
-  if (rx.literal || rx.insts.size() > 4096) return;
-  for (const Inst& in : rx.insts)
-    if (in.op == RxOp::Assert && (RxAssert(in.x) == RxAssert::WordBoundary || RxAssert(in.x) == RxAssert::NotWordBoundary))
-      return;
-  Builder B(rx);
+/// The DFA of program `rx` (see the top of the file) as a blob in `words` and its layout in
+/// `L`; false when it would be over the limits.
+bool build_blob(const Regex& rx, bool starts, std::vector<uint32_t>& words, DfaView& L) {
+  if (rx.insts.size() > 4096) return false;
+  Builder B(rx, starts);
   // The position flags only the assertions that read them keep (fewer states otherwise).
   uint8_t used = 0;
   for (const Inst& in : rx.insts)
@@ -141,7 +148,7 @@ void build_dfa(Regex& rx) {
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   while (!cuts.empty() && cuts.back() > kDomainEnd) cuts.pop_back();
   const size_t nseg = cuts.size() - 1;  // segment s: [cuts[s], cuts[s + 1])
-  if (int64_t(nseg) * int64_t(readers.size() + 1) > kWorkBudget) return;
+  if (int64_t(nseg) * int64_t(readers.size() + 1) > kWorkBudget) return false;
   std::map<std::vector<bool>, int32_t> class_of;
   std::vector<uint8_t> seg_class(nseg);
   std::vector<uint32_t> rep;  // a code point of each class
@@ -152,7 +159,7 @@ void build_dfa(Regex& rx) {
     for (size_t r = 0; r < readers.size(); ++r) sig[r + 1] = B.reads(readers[r], cp);
     auto it = class_of.find(sig);
     if (it == class_of.end()) {
-      if (class_of.size() >= 255) return;
+      if (class_of.size() >= 255) return false;
       it = class_of.emplace(sig, int32_t(rep.size())).first;
       rep.push_back(cp);
     }
@@ -171,31 +178,34 @@ void build_dfa(Regex& rx) {
   std::map<std::pair<uint8_t, std::vector<int32_t>>, int32_t> ids;
   std::vector<uint8_t> sflags = {kDfaMatch | kDfaEnd, kDfaDead};
   auto intern = [&](uint8_t flags, std::vector<int32_t>& set, bool matched) -> int32_t {
-    if (matched) return 0;
+    if (matched && !starts) return 0;
     if (set.empty() && rx.anchored) return 1;  // unanchored: the next restart may still match
-    auto key = std::make_pair(flags, set);
+    // In leftmost-start mode a state with Match differs from the same set without it.
+    auto key = std::make_pair(uint8_t(flags | (matched ? 0x80 : 0)), set);
     auto it = ids.find(key);
     if (it != ids.end()) return it->second;
     const int32_t id = int32_t(states.size());
     ids.emplace(std::move(key), id);
     states.push_back(State{flags, set});
-    sflags.push_back(0);
+    sflags.push_back(matched ? kDfaMatch : 0);
     return id;
   };
   std::vector<int32_t> set, expanded, seeds;
-  const bool m0 = !B.closure({0}, kAtText | kAtLine, false, false, false, set);
+  const bool m0 = B.closure({0}, kAtText | kAtLine, false, false, false, set);
   const int32_t start = intern(uint8_t((kAtText | kAtLine) & used), set, m0);
   std::vector<uint16_t> trans(size_t(2) * classes);
   for (int32_t c = 0; c < classes; ++c) trans[size_t(c)] = 0, trans[size_t(classes + c)] = 1;
   for (size_t id = 2; id < states.size(); ++id) {
-    if (states.size() > size_t(kDfaMaxStates) || B.work > kWorkBudget) return;
+    if (states.size() > size_t(kDfaMaxStates) || B.work > kWorkBudget) return false;
     const uint8_t flags = states[id].flags;
     const std::vector<int32_t> members = states[id].set;
-    if (!B.closure(members, flags, true, true, false, expanded)) sflags[id] |= kDfaEnd;
-    // The waiting assertions resolved for a next unit that is '\n' and one that is not.
+    if (!starts && B.closure(members, flags, true, true, false, expanded)) sflags[id] |= kDfaEnd;
+    // The waiting assertions resolved for a next unit that is '\n' and one that is not (in
+    // leftmost-start mode there are none, and Match is a flag, not a member).
     std::vector<int32_t> exp_nl, exp_other;
-    const bool open_nl = B.closure(members, flags, true, false, true, exp_nl);
-    const bool open_other = B.closure(members, flags, true, false, false, exp_other);
+    const bool open_nl = starts || !B.closure(members, flags, true, false, true, exp_nl);
+    const bool open_other = starts || !B.closure(members, flags, true, false, false, exp_other);
+    if (starts) exp_nl = exp_other = members;
     trans.resize((id + 1) * size_t(classes));
     for (int32_t c = 0; c < classes; ++c) {
       const uint32_t cp = rep[size_t(c)];
@@ -209,18 +219,17 @@ void build_dfa(Regex& rx) {
           if (B.reads(pc, cp)) seeds.push_back(pc + 1);
         if (!rx.anchored) seeds.push_back(0);
         const uint8_t nf = uint8_t((nl ? kAtLine : 0) & used);
-        const bool m = !B.closure(seeds, nf, false, false, false, set);
+        const bool m = B.closure(seeds, nf, false, false, false, set);
         next = intern(nf, set, m);
       }
       trans[id * size_t(classes) + size_t(c)] = uint16_t(next);
     }
   }
-  if (states.size() > size_t(kDfaMaxStates) || B.work > kWorkBudget) return;
+  if (states.size() > size_t(kDfaMaxStates) || B.work > kWorkBudget) return false;
   // The blob: segment starts, ascii classes, segment classes, state flags, transitions.
   std::vector<uint8_t> blob;
-  std::vector<uint32_t> starts(cuts.begin(), cuts.end() - 1);
-  put(blob, starts);
-  DfaView& L = rx.dfa_layout;
+  std::vector<uint32_t> seg_starts(cuts.begin(), cuts.end() - 1);
+  put(blob, seg_starts);
   L = DfaView{};
   L.classes = classes;
   L.states = int32_t(states.size());
@@ -228,7 +237,7 @@ void build_dfa(Regex& rx) {
   L.segs = int32_t(nseg);
   // Without ^ / (?m)^ every restart-only position is the start state again, so the walk may
   // skip the units no match starts with (the program's first_bytes, when it has them).
-  L.skip = rx.can_skip && used == 0 && !rx.anchored;
+  L.skip = !starts && rx.can_skip && used == 0 && !rx.anchored;
   for (int k = 0; k < 8; ++k) L.first[k] = rx.first_bytes[k];
   L.ascii_at = int32_t(blob.size());
   put(blob, ascii);
@@ -238,8 +247,32 @@ void build_dfa(Regex& rx) {
   put(blob, sflags);
   L.trans_at = int32_t(blob.size());
   put(blob, trans);
-  rx.dfa.assign(blob.size() / 4, 0);
-  std::memcpy(rx.dfa.data(), blob.data(), blob.size());
+  words.assign(blob.size() / 4, 0);
+  std::memcpy(words.data(), blob.data(), blob.size());
+  return true;
+}
+
+}  // namespace
+
+void build_dfa(Regex& rx) {
+  rx.dfa.clear();
+  rx.has_dfa = rx.has_rdfa = false;
+  if (rx.literal) return;
+  for (const Inst& in : rx.insts)
+    if (in.op == RxOp::Assert && (RxAssert(in.x) == RxAssert::WordBoundary || RxAssert(in.x) == RxAssert::NotWordBoundary))
+      return;
+  rx.has_dfa = build_blob(rx, false, rx.dfa, rx.dfa_layout);
+}
+
+void build_start_dfa(Regex& rx, const Regex& reversed) {
+  for (const Inst& in : reversed.insts) GPUDF_EXPECTS(in.op != RxOp::Assert, Internal, "build_start_dfa: a program with assertions");
+  std::vector<uint32_t> words;
+  DfaView L;
+  if (!build_blob(reversed, true, words, L)) return;
+  rx.rdfa_at = int32_t(rx.dfa.size());
+  rx.dfa.insert(rx.dfa.end(), words.begin(), words.end());
+  rx.rdfa_layout = L;
+  rx.has_rdfa = true;
 }
 
 }  // namespace gpudf::regex

@@ -30,14 +30,10 @@ GPUDF_HD inline uint32_t rx_decode(const char* s, int64_t n, int64_t pos, int32_
 /// The code point that ends at s[pos] (kNoChar at 0).
 GPUDF_HD inline uint32_t rx_decode_before(const char* s, int64_t n, int64_t pos) {
   if (pos <= 0) return kNoChar;
-  int64_t b = pos - 1;
-  while (b > 0 && pos - b < 4 && (uint8_t(s[b]) & 0xC0) == 0x80) --b;
-  for (; b < pos; ++b) {
-    int32_t len;
-    const uint32_t cp = rx_decode(s, n, b, &len);
-    if (b + len == pos) return cp;
-  }
-  return kBadUnit;
+  int32_t len;
+  bool valid;
+  const uint32_t cp = utf8_decode_before(s, n, pos, &len, &valid);
+  return valid ? cp : kBadUnit;
 }
 
 /// The first offset >= from where the m bytes of p occur, or -1.
@@ -156,7 +152,12 @@ class PikeVM {
       if (k_ >= 2) out_[0] = at, out_[1] = at + rx_.prefix_len;
       return true;
     }
-    if (from == 0 && rx_.dfa.base) {
+    if (from == 0 && k_ > 0 && rx_.rdfa.base) {
+      // The leftmost-start DFA says where the first match starts (if anywhere): the matcher
+      // runs from there, where its first attempt succeeds, instead of trying every position.
+      from = dfa_leftmost_start(rx_.rdfa, s, n);
+      if (from < 0) return false;
+    } else if (from == 0 && rx_.dfa.base) {
       // The DFA answers whether there is a match at all; the VM runs only for its bounds.
       if (!dfa_matches(rx_.dfa, s, n)) return false;
       if (k_ == 0) return true;

@@ -64,6 +64,7 @@ struct RegexView {
   bool can_skip = false;             // no empty match: a match starts at a byte in first_bytes
   uint32_t first_bytes[8] = {};      // bit b: a match may start with byte b
   DfaView dfa;                       // whether a search from 0 finds anything, when base is set
+  DfaView rdfa;                      // where the leftmost match starts, when base is set
 };
 
 /// The host side of a compiled pattern: owns what a RegexView points to.
@@ -78,8 +79,12 @@ struct Regex {
   bool literal = false;
   bool can_skip = false;
   uint32_t first_bytes[8] = {};
-  std::vector<uint32_t> dfa;  // the DFA's blob (empty: none, see build_dfa)
+  std::vector<uint32_t> dfa;  // the DFAs' blobs, one after the other (empty: none, see build_dfa)
+  bool has_dfa = false;       // the match-detection DFA, at word 0
   DfaView dfa_layout;         // its layout (base unset)
+  bool has_rdfa = false;      // the leftmost-start DFA (build_start_dfa), at word rdfa_at
+  int32_t rdfa_at = 0;
+  DfaView rdfa_layout;
 
   RegexView view() const { return view_at(insts.data(), ranges.data(), prefix.data(), dfa.empty() ? nullptr : dfa.data()); }
   /// The view over copies of insts / ranges / prefix / dfa that live elsewhere (a device).
@@ -97,9 +102,13 @@ struct Regex {
     v.prefix_len = int32_t(prefix.size());
     v.can_skip = can_skip;
     for (int k = 0; k < 8; ++k) v.first_bytes[k] = first_bytes[k];
-    if (!dfa.empty() && d) {
+    if (has_dfa && d) {
       v.dfa = dfa_layout;
       v.dfa.base = d;
+    }
+    if (has_rdfa && d) {
+      v.rdfa = rdfa_layout;
+      v.rdfa.base = d + rdfa_at;
     }
     return v;
   }
@@ -121,6 +130,14 @@ inline constexpr int32_t kDfaMaxStates = 512;
 /// empty: for a pure literal (memchr is faster), a pattern with \b or \B, more than
 /// kDfaMaxStates states, more than 255 input classes, or too much construction work.
 void build_dfa(Regex& rx);
+
+/// Appends to rx.dfa the leftmost-start DFA: the DFA of `reversed` (the pattern's mirror image,
+/// without captures) walked from the end of a row to its start, restarting at every position,
+/// with a flag on every state where a match of the mirror image ends, i.e. where a match of the
+/// pattern starts. The walk's last such position is where the leftmost match starts; the
+/// matcher then runs from there only. Built for unanchored patterns without assertions that
+/// cannot match empty (compile_regex checks), and not when over the limits of build_dfa.
+void build_start_dfa(Regex& rx, const Regex& reversed);
 
 /// A replacement template (`$1`, `${1}`, `$name`, `${name}`, `$$`) resolved against a regex:
 /// pieces of literal text and group references. A reference to a group that does not exist
