@@ -116,15 +116,48 @@ function selectorsIn(root: ExprNode): ExprNode[] {
   return found;
 }
 
-/** True when the tree needs expanding (a selector or a `.name` renaming). */
+/** The ops that give several columns (str.splitExact / splitN: one per field). */
+const SPLITS = new Set(["str.splitExact", "str.splitN"]);
+
+/** True when the tree needs expanding (a selector, a `.name` renaming or a split). */
 function needsExpansion(root: ExprNode): boolean {
   const seen = new Set<ExprNode>();
   const visit = (n: ExprNode): boolean => {
     if (seen.has(n)) return false;
     seen.add(n);
-    return n.op === "selector" || n.op === "name" || n.args.some(visit);
+    return n.op === "selector" || n.op === "name" || SPLITS.has(n.op) || n.args.some(visit);
   };
   return visit(root);
+}
+
+/**
+ * A split at the root made one expression per field: str.splitPart of field k (params: k, then
+ * 1 inclusive / 2 the rest of the string), named. A split anywhere else is refused.
+ */
+function splitFields(expr: Expr): Expr[] {
+  const root = expr.node;
+  if (SPLITS.has(root.op)) {
+    const names = root.list as string[];
+    const [n, inclusive] = root.params as number[];
+    const rest = root.op === "str.splitN";
+    return names.map((name, k) => {
+      const mode = rest && k === (n as number) - 1 ? 2 : inclusive === 1 ? 1 : 0;
+      const part: ExprNode = { op: "str.splitPart", args: root.args, value: root.value as string, params: [k, mode] };
+      return new Expr({ op: "alias", args: [part], name });
+    });
+  }
+  const seen = new Set<ExprNode>();
+  const inside = (n: ExprNode): boolean => {
+    if (seen.has(n)) return false;
+    seen.add(n);
+    return SPLITS.has(n.op) || n.args.some(inside);
+  };
+  if (inside(root)) {
+    throw new InvalidArgumentError(
+      `${expr.toString()}: str.splitExact / splitN give one column per field and must be the whole expression (name the columns with { names })`,
+    );
+  }
+  return [expr];
 }
 
 /** The name of the column an expression starts from: its leftmost column, aliases ignored. */
@@ -159,9 +192,13 @@ function substitute(root: ExprNode, pick: (n: ExprNode) => boolean, column: stri
   });
 }
 
-/** One expression's expansion: an Expr per selected column (none for an empty selection). */
+/** One expression's expansion: an Expr per selected column (none for an empty selection), each split into its fields. */
 export function expandExpr(expr: Expr, schema: ExpandSchema): Expr[] {
   if (!needsExpansion(expr.node)) return [expr];
+  return expandSelectors(expr, schema).flatMap(splitFields);
+}
+
+function expandSelectors(expr: Expr, schema: ExpandSchema): Expr[] {
   const leaves = selectorsIn(expr.node);
   const memo = new Map<ExprNode, string>();
   const distinct = new Set(leaves.map((l) => nodeKey(l, memo)));

@@ -26,6 +26,14 @@ export interface StrptimeOptions {
   strict?: boolean;
 }
 
+/** Options of str.splitExact / splitN. */
+export interface SplitOptions {
+  /** The output columns' names (default `field_0`, `field_1`, ...). */
+  names?: readonly string[];
+  /** Each piece keeps the separator that ends it (splitExact only). */
+  inclusive?: boolean;
+}
+
 /** Options of str.toDatetime. */
 export interface ToDatetimeOptions extends StrptimeOptions {
   /** The timestamp's unit (default "us", as Polars). */
@@ -209,6 +217,38 @@ export class ExprString {
   /** Removes `suffix` once when the string ends with it. @example col("f").str.stripSuffix(".csv") */
   stripSuffix(suffix: string): Expr {
     return this.#op("stripSuffix", { value: text(suffix, "stripSuffix") });
+  }
+  /**
+   * Splits each string at every occurrence of `by` (plain text, not empty) into exactly `n + 1`
+   * columns, as Polars' `split_exact` followed by `unnest`: column k holds piece k, null where the
+   * string has fewer pieces (and on null rows); pieces after the last column are dropped. The
+   * columns are named `field_0` .. `field_n`, or `options.names`. `inclusive`: a piece keeps the
+   * separator that ends it. Several columns come out, so the split must be the whole expression
+   * of a select / withColumns item.
+   * @example df.select(col("code").str.splitExact("-", 1, { names: ["prefix", "number"] }))
+   */
+  splitExact(by: string, n: number, options: SplitOptions = {}): Expr {
+    return this.#split("splitExact", by, n, n + 1, options, options.inclusive === true);
+  }
+  /**
+   * Splits each string at the first `n - 1` occurrences of `by` into `n` columns, as Polars'
+   * `splitn` followed by `unnest`: the last column holds the rest of the string; columns past the
+   * pieces there are hold null. Named as splitExact's.
+   * @example df.select(col("path").str.splitN("/", 2, { names: ["root", "rest"] }))
+   */
+  splitN(by: string, n: number, options: Pick<SplitOptions, "names"> = {}): Expr {
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("str.splitN: n must be an integer >= 1");
+    return this.#split("splitN", by, n, n, options, false);
+  }
+  #split(fn: string, by: string, n: number, fields: number, options: Pick<SplitOptions, "names">, inclusive: boolean): Expr {
+    const sep = text(by, fn);
+    if (sep === "") throw new InvalidArgumentError(`str.${fn}: the separator must not be empty`);
+    if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`str.${fn}: n must be an integer >= 0`);
+    const names = options.names ?? Array.from({ length: fields }, (_, k) => `field_${k}`);
+    if (!Array.isArray(names) || names.length !== fields || names.some((x) => typeof x !== "string")) {
+      throw new InvalidArgumentError(`str.${fn}: names must be ${fields} strings, one per column`);
+    }
+    return this.#op(fn, { value: sep, params: [n, inclusive ? 1 : 0], list: [...names] });
   }
   /**
    * Pads at the start with `fill` (one character, default " ") to `length` characters; longer

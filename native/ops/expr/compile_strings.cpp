@@ -63,6 +63,13 @@ Val Compiler::narrowed(const NodeSpec& s) {
     GPUDF_EXPECTS(s.params.size() == 1, InvalidArgument, "'" + o + "' needs n");
     return node_val(add(o == "str.head" ? Op::StrHead : Op::StrTail, a.type, {a.node}, s.params[0]));
   }
+  if (o == "str.splitPart") {
+    GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String && !s.value.text.empty(), InvalidArgument,
+                  "'" + o + "' expects a separator that is not empty");
+    GPUDF_EXPECTS(s.params.size() == 2 && s.params[0] >= 0 && s.params[1] >= 0 && s.params[1] <= 3, InvalidArgument,
+                  "'" + o + "' needs a field index >= 0 and a mode");
+    return node_val(add(Op::StrSplitPart, a.type, {a.node}, add_const(s.value, TypeId::Utf8), s.params[0] * 4 + s.params[1]));
+  }
   if (o == "str.stripPrefix" || o == "str.stripSuffix") {
     GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + o + "' expects a string");
     return node_val(add(o == "str.stripPrefix" ? Op::StrStripPrefix : Op::StrStripSuffix, a.type, {a.node},

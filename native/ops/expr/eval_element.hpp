@@ -191,6 +191,9 @@ GPUDF_HD inline void eval_node(const ProgramView& p, const Node& nd, int64_t row
     case Op::StrStripSuffix: out = str_ends_with(a, p.consts[nd.p0]) ? utf8_slice_bytes(a, 0, a.n - p.consts[nd.p0].n) : a; return;
     case Op::StrHead: out = str_head(a, nd.p0); return;
     case Op::StrTail: out = str_tail(a, nd.p0); return;
+    case Op::StrSplitPart:
+      if (ok) ok = str_split_part(a, p.consts[nd.p0], nd.p1 >> 2, (nd.p1 & 1) != 0, (nd.p1 & 2) != 0, out);
+      return;
     case Op::Year:
     case Op::Month:
     case Op::Day:

@@ -36,6 +36,7 @@ enum class Op : int32_t {
   StrStrip,   // p0: constant index of the characters (-1: Unicode whitespace); p1: 1 start, 2 end, 3 both
   StrStripPrefix, StrStripSuffix,  // p0: constant index of the affix
   StrHead, StrTail,  // p0: characters (negative: all but that many from the other end)
+  StrSplitPart,      // p0: constant index of the separator; p1: field * 4 + (1: inclusive, 2: rest)
   Year, Month, Day, Hour, Minute, Second, Weekday,
   Quarter, IsoWeek, IsoYear, OrdinalDay, Millisecond, Microsecond, Nanosecond,
   Epoch,       // p0: the unit (0 s, 1 ms, 2 us, 3 ns, 4 days)

@@ -51,11 +51,14 @@ GPUDF_HD inline bool bytes_equal(const char* a, const char* b, int64_t n) {
 
 GPUDF_HD inline bool str_starts_with(Slot v, Slot p) { return p.n <= v.n && bytes_equal(v.s, p.s, p.n); }
 GPUDF_HD inline bool str_ends_with(Slot v, Slot p) { return p.n <= v.n && bytes_equal(v.s + (v.n - p.n), p.s, p.n); }
-GPUDF_HD inline bool str_contains(Slot v, Slot p) {
-  for (int64_t k = 0; k + p.n <= v.n; ++k)
-    if (bytes_equal(v.s + k, p.s, p.n)) return true;
-  return false;
+/// The first byte offset >= from where the p.n bytes of p occur in v, or -1.
+GPUDF_HD inline int64_t str_find_from(Slot v, int64_t from, Slot p) {
+  for (int64_t k = from; k + p.n <= v.n; ++k)
+    if (bytes_equal(v.s + k, p.s, p.n)) return k;
+  return -1;
 }
+
+GPUDF_HD inline bool str_contains(Slot v, Slot p) { return str_find_from(v, 0, p) >= 0; }
 
 /// Byte position just past the character that starts at `pos` (clamped to n).
 GPUDF_HD inline int64_t utf8_next(const char* s, int64_t n, int64_t pos) {
@@ -140,6 +143,26 @@ GPUDF_HD inline Slot str_strip(Slot v, const Slot* set, bool start, bool end) {
     }
   }
   return utf8_slice_bytes(v, b, e);
+}
+
+/// Field k of str.splitExact / splitN: the k-th piece of v cut at each occurrence of `sep`
+/// (not empty; from the left, occurrences do not overlap). `inclusive`: the piece keeps the
+/// separator that ends it; `rest`: the piece runs to the end of v. False (null) when v has
+/// fewer than k + 1 pieces.
+GPUDF_HD inline bool str_split_part(Slot v, Slot sep, int64_t k, bool inclusive, bool rest, Slot& out) {
+  int64_t b = 0;
+  for (int64_t i = 0; i < k; ++i) {
+    const int64_t at = str_find_from(v, b, sep);
+    if (at < 0) return false;
+    b = at + sep.n;
+  }
+  int64_t e = v.n;
+  if (!rest) {
+    const int64_t at = str_find_from(v, b, sep);
+    if (at >= 0) e = inclusive ? at + sep.n : at;
+  }
+  out = utf8_slice_bytes(v, b, e);
+  return true;
 }
 
 /// str.head(n): the first n characters; n < 0: all but the last -n.
