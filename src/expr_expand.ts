@@ -116,33 +116,43 @@ function selectorsIn(root: ExprNode): ExprNode[] {
   return found;
 }
 
-/** The ops that give several columns (str.splitExact / splitN: one per field). */
-const SPLITS = new Set(["str.splitExact", "str.splitN"]);
+/** The ops that give several columns: str.splitExact / splitN (one per field) and str.extractGroups (one per group). */
+const MULTI = new Set(["str.splitExact", "str.splitN", "str.extractGroups"]);
 
-/** True when the tree needs expanding (a selector, a `.name` renaming or a split). */
+/** True when the tree needs expanding (a selector, a `.name` renaming or a multi-column op). */
 function needsExpansion(root: ExprNode): boolean {
   const seen = new Set<ExprNode>();
   const visit = (n: ExprNode): boolean => {
     if (seen.has(n)) return false;
     seen.add(n);
-    return n.op === "selector" || n.op === "name" || SPLITS.has(n.op) || n.args.some(visit);
+    return n.op === "selector" || n.op === "name" || MULTI.has(n.op) || n.args.some(visit);
   };
   return visit(root);
 }
 
-/**
- * A split at the root made one expression per field: str.splitPart of field k (params: k, then
- * 1 inclusive / 2 the rest of the string), named. A split anywhere else is refused.
- */
-function splitFields(expr: Expr): Expr[] {
+/** The parts of a multi-column op, each one expression: [op node, params, name]. */
+function multiParts(root: ExprNode): [string, number[], string][] {
+  if (root.op === "str.extractGroups") {
+    ensureDevice();
+    const groups = native.regexGroups(root.value as string);
+    if (groups.length === 0) throw new InvalidArgumentError(`str.extractGroups: the pattern ${JSON.stringify(root.value)} has no capture group`);
+    return groups.map((name, k) => ["str.extract", [k + 1], name === "" ? String(k + 1) : name]);
+  }
+  // A split: str.splitPart of field k (params: k, then 1 inclusive / 2 the rest of the string).
+  const [n, inclusive] = root.params as number[];
+  const rest = root.op === "str.splitN";
+  return (root.list as string[]).map((name, k) => {
+    const mode = rest && k === (n as number) - 1 ? 2 : inclusive === 1 ? 1 : 0;
+    return ["str.splitPart", [k, mode], name];
+  });
+}
+
+/** A multi-column op at the root made one named expression per part; one anywhere else is refused. */
+function multiColumns(expr: Expr): Expr[] {
   const root = expr.node;
-  if (SPLITS.has(root.op)) {
-    const names = root.list as string[];
-    const [n, inclusive] = root.params as number[];
-    const rest = root.op === "str.splitN";
-    return names.map((name, k) => {
-      const mode = rest && k === (n as number) - 1 ? 2 : inclusive === 1 ? 1 : 0;
-      const part: ExprNode = { op: "str.splitPart", args: root.args, value: root.value as string, params: [k, mode] };
+  if (MULTI.has(root.op)) {
+    return multiParts(root).map(([op, params, name]) => {
+      const part: ExprNode = { op, args: root.args, value: root.value as string, params };
       return new Expr({ op: "alias", args: [part], name });
     });
   }
@@ -150,11 +160,11 @@ function splitFields(expr: Expr): Expr[] {
   const inside = (n: ExprNode): boolean => {
     if (seen.has(n)) return false;
     seen.add(n);
-    return SPLITS.has(n.op) || n.args.some(inside);
+    return MULTI.has(n.op) || n.args.some(inside);
   };
   if (inside(root)) {
     throw new InvalidArgumentError(
-      `${expr.toString()}: str.splitExact / splitN give one column per field and must be the whole expression (name the columns with { names })`,
+      `${expr.toString()}: str.splitExact / splitN / extractGroups give several columns and must be the whole expression (name split columns with { names })`,
     );
   }
   return [expr];
@@ -192,10 +202,10 @@ function substitute(root: ExprNode, pick: (n: ExprNode) => boolean, column: stri
   });
 }
 
-/** One expression's expansion: an Expr per selected column (none for an empty selection), each split into its fields. */
+/** One expression's expansion: an Expr per selected column (none for an empty selection), multi-column ops made one per column. */
 export function expandExpr(expr: Expr, schema: ExpandSchema): Expr[] {
   if (!needsExpansion(expr.node)) return [expr];
-  return expandSelectors(expr, schema).flatMap(splitFields);
+  return expandSelectors(expr, schema).flatMap(multiColumns);
 }
 
 function expandSelectors(expr: Expr, schema: ExpandSchema): Expr[] {

@@ -123,6 +123,16 @@ export class ExprString {
     return this.#op("extract", { value: text(pattern, "extract"), params: [groupIndex] });
   }
   /**
+   * Every capture group of the first match of `pattern`, one column each, as Polars'
+   * `extract_groups` followed by `unnest`: a group's column is named after the group (`(?<year>..)`)
+   * or by its number ("1", "2", ...), null where there is no match or the group took no part. Several
+   * columns come out, so it must be the whole expression of a select / withColumns item.
+   * @example df.select(col("date").str.extractGroups("(?<y>\\d{4})-(?<m>\\d{2})"))
+   */
+  extractGroups(pattern: string): Expr {
+    return this.#op("extractGroups", { value: text(pattern, "extractGroups") });
+  }
+  /**
    * The string with its first `n` (default 1) matches of `pattern` replaced by `value`, in
    * which `$1`, `${1}`, `$name`, `${name}` stand for capture groups and `$$` for `$` (as
    * Rust's regex). With `literal: true` both are plain text.

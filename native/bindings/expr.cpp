@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "ops/expr/expr.hpp"
 #include "ops/filter/filter.hpp"
+#include "ops/regex/regex.hpp"
 #include "ops/window/over_cache.hpp"
 
 namespace gpudf::js {
@@ -164,6 +165,18 @@ Napi::Value OverPasses(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// regexGroups(pattern) -> the names of the pattern's capture groups ("" for an unnamed one);
+// a bad pattern throws ERR_INVALID_ARGUMENT with its position.
+Napi::Value RegexGroups(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const regex::Regex rx = regex::compile_regex(arg_string(info, 0, "pattern"));
+    Napi::Array out = Napi::Array::New(env, size_t(rx.groups));
+    for (int32_t g = 1; g <= rx.groups; ++g) out.Set(uint32_t(g - 1), Napi::String::New(env, rx.group_names[size_t(g)]));
+    return out;
+  });
+}
+
 }  // namespace
 
 std::vector<expr::NodeSpec> expr_specs_of(const Napi::Value& v) { return specs_of(v); }
@@ -175,6 +188,7 @@ void init_expr(Napi::Env env, Napi::Object exports) {
   exports.Set("overCacheOpen", Napi::Function::New(env, OverCacheOpen, "overCacheOpen"));
   exports.Set("overCacheClose", Napi::Function::New(env, OverCacheClose, "overCacheClose"));
   exports.Set("overPasses", Napi::Function::New(env, OverPasses, "overPasses"));
+  exports.Set("regexGroups", Napi::Function::New(env, RegexGroups, "regexGroups"));
 }
 
 }  // namespace gpudf::js

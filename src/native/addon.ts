@@ -255,6 +255,8 @@ export interface NativeAddon {
   executeSync(nodes: NativePlanNode[], frames: NativePlanFrame[], profile: boolean): NativeExecResult;
   /** The dtype id of an expression over columns `names` of dtype ids `typeIds` (aggregations typed too). */
   exprType(nodes: SerializedNode[], names: string[], typeIds: number[]): number;
+  /** The names of a regex's capture groups ("" for an unnamed one); InvalidArgumentError for a bad pattern. */
+  regexGroups(pattern: string): string[];
   /** The dtype id a join key pair of these dtype ids is compared in (DtypeError when none). */
   keySupertype(a: number, b: number): number;
 }

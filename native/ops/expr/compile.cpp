@@ -306,8 +306,8 @@ Val Compiler::compile(const NodeSpec& s) {
     GPUDF_EXPECTS(s.params.size() == 2, InvalidArgument, "str.slice needs start and length");
     return node_val(add(Op::StrSlice, a.type, {a.node}, s.params[0], s.params[1]));
   }
-  GPUDF_EXPECTS(o != "str.splitExact" && o != "str.splitN", InvalidArgument,
-                "'" + o + "' gives one column per field: use it as a whole select / withColumns item of a frame");
+  GPUDF_EXPECTS(o != "str.splitExact" && o != "str.splitN" && o != "str.extractGroups", InvalidArgument,
+                "'" + o + "' gives several columns: use it as a whole select / withColumns item of a frame");
   if (o == "str.strip" || o == "str.stripStart" || o == "str.stripEnd" || o == "str.stripPrefix" ||
       o == "str.stripSuffix" || o == "str.head" || o == "str.tail" || o == "str.splitPart")
     return narrowed(s);

@@ -1,6 +1,8 @@
-// str.splitExact / splitN: one column per field against a JS reference on random strings with
-// nulls (ASCII and not, separators of one and several characters, whole and sliced frames, both
-// string dtypes), Polars' documented examples, naming, eager == lazy, and the refused uses.
+// The string functions that give several columns. str.splitExact / splitN: one column per field
+// against a JS reference on random strings with nulls (ASCII and not, separators of one and
+// several characters, whole and sliced frames, both string dtypes), Polars' documented examples,
+// naming, eager == lazy, and the refused uses. str.extractGroups: one column per capture group
+// against JS RegExp (the syntax both share), group names, and its refused uses.
 import { describe, expect, it } from "vitest";
 import { col, DataFrame, Series } from "../src/index.js";
 import { expectCode } from "./helpers.js";
@@ -117,5 +119,32 @@ describe("str.splitExact / splitN", () => {
     expectCode(() => df.select(col("s").str.splitExact("_", 1), col("s").str.splitN("_", 2)), "ERR_INVALID_ARGUMENT");
     // The frame is intact after the errors.
     expect(columnsOf(df)).toEqual([["a_b"], [1]]);
+  });
+
+  it("extractGroups: one column per group, named or numbered, as RegExp's groups", async () => {
+    const vals = [...randomStrings(3_001, 11), "2024-05_x", "x1999-12y", null];
+    const df = new DataFrame({ s: vals });
+    const pattern = "(\\d+)?-(?<m>[a-z_]+|\\d{2})(🦀)?";
+    const re = new RegExp("(\\d+)?-(?<m>[a-z_]+|\\d{2})(🦀)?", "u");
+    const out = df.select(col("s").str.extractGroups(pattern));
+    expect(out.columns).toEqual(["1", "m", "3"]);
+    const want = vals.map((v) => {
+      const m = v === null ? null : re.exec(v);
+      return m === null ? [null, null, null] : [m[1] ?? null, m[2] ?? null, m[3] ?? null];
+    });
+    out.columns.forEach((c, k) => {
+      expect(out.getColumn(c).dtype).toBe("utf8");
+      expect(out.getColumn(c).toArray()).toEqual(want.map((w) => w[k]));
+    });
+    const lazy = await df.lazy().select(col("s").str.extractGroups(pattern)).collect();
+    expect(columnsOf(lazy)).toEqual(columnsOf(out));
+    const dates = new DataFrame({ d: ["2024-05-17", "n/a", null] });
+    const parts = dates.withColumns(col("d").str.extractGroups("(?<year>\\d{4})-(?<month>\\d{2})"));
+    expect(parts.columns).toEqual(["d", "year", "month"]);
+    expect(columnsOf(parts.select("year", "month"))).toEqual([["2024", null, null], ["05", null, null]]);
+    expectCode(() => dates.select(col("d").str.extractGroups("\\d+")), "ERR_INVALID_ARGUMENT");  // no group
+    expectCode(() => dates.select(col("d").str.extractGroups("(\\d")), "ERR_INVALID_ARGUMENT");  // bad pattern
+    expectCode(() => dates.select(col("d").str.extractGroups("(\\d)").str.len()), "ERR_INVALID_ARGUMENT");
+    expectCode(() => new Series("d", ["1"]).str.extractGroups("(\\d)"), "ERR_INVALID_ARGUMENT");
   });
 });
