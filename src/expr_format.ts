@@ -99,6 +99,10 @@ function formatNode(node: ExprNode, memo: Map<ExprNode, string>): string {
       const kind = node.agg?.kind ?? "?";
       if (kind === "len" && a.length === 0) return "len()";
       if (kind === "corr" || kind === "cov") return `${kind}(${a.join(", ")})`;
+      if (kind === "strJoin") {
+        const opts = node.agg?.ignoreNulls === false ? ", { ignoreNulls: false }" : "";
+        return `${recv()}.str.join(${JSON.stringify(node.agg?.sep ?? "")}${opts})`;
+      }
       const extra = kind === "quantile" ? String(node.agg?.q) : (kind === "std" || kind === "var") && node.agg?.ddof !== 1 ? String(node.agg?.ddof) : "";
       return `${recv()}.${kind}(${extra})`;
     }

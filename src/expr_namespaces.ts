@@ -229,6 +229,18 @@ export class ExprString {
     return this.#op("stripSuffix", { value: text(suffix, "stripSuffix") });
   }
   /**
+   * An aggregation: the strings joined by `delimiter` in row order (per group inside
+   * groupBy().agg, else over the whole column), as Polars' `str.join`. Nulls are skipped, or with
+   * `ignoreNulls: false` make the result null; no value gives "". Keeps the string dtype.
+   * @example df.groupBy("team").agg(col("name").str.join(", "))
+   */
+  join(delimiter = "", options: { ignoreNulls?: boolean } = {}): Expr {
+    const sep = text(delimiter, "join");
+    const ignoreNulls = options.ignoreNulls ?? true;
+    if (typeof ignoreNulls !== "boolean") throw new InvalidArgumentError("str.join: ignoreNulls must be a boolean");
+    return this.#make({ op: "agg", args: [this.#node], agg: { kind: "strJoin", ddof: 1, q: 0.5, sep, ignoreNulls } });
+  }
+  /**
    * Splits each string at every occurrence of `by` (plain text, not empty) into exactly `n + 1`
    * columns, as Polars' `split_exact` followed by `unnest`: column k holds piece k, null where the
    * string has fewer pieces (and on null rows); pieces after the last column are dropped. The

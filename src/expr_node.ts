@@ -17,7 +17,14 @@ export interface ExprNode {
   readonly params?: readonly number[];
   readonly list?: readonly LiteralValue[];
   /** Aggregation nodes: the reduction (a Series reduction's name) and its options. */
-  readonly agg?: { readonly kind: AggKind; readonly ddof: number; readonly q: number };
+  readonly agg?: {
+    readonly kind: AggKind;
+    readonly ddof: number;
+    readonly q: number;
+    /** strJoin: the separator, and whether nulls are skipped (else a null makes the result null). */
+    readonly sep?: string;
+    readonly ignoreNulls?: boolean;
+  };
 }
 
 /**
@@ -29,7 +36,9 @@ export type AggKind =
   | "median" | "quantile" | "any" | "all" | "first" | "last" | "argMin" | "argMax"
   | "product" | "len" | "corr" | "cov"
   // per group only: Expr.mode() inside groupBy().agg (src/expr_sized.ts, modeAggregations)
-  | "mode";
+  | "mode"
+  // str.join: the strings joined by a separator (not a native ReduceKind: group_join_strings)
+  | "strJoin";
 
 /** @internal The flat form handed to the native layer: args index earlier entries. */
 export interface SerializedNode {
@@ -40,7 +49,7 @@ export interface SerializedNode {
   dtype?: number;
   params?: number[];
   list?: LiteralValue[];
-  agg?: { kind: AggKind; ddof: number; q: number };
+  agg?: { kind: AggKind; ddof: number; q: number; sep?: string; ignoreNulls?: boolean };
 }
 
 /** The most nodes one expression may have (native/ops/expr/program.hpp, kMaxNodes). */

@@ -128,6 +128,8 @@ exec::PlanNode node_of(const Napi::Object& o) {
         slot.kind = string_of(s.Get("kind"), "kind");
         slot.options.ddof = int_of(s, "ddof");
         slot.options.q = s.Get("q").ToNumber().DoubleValue();
+        if (s.Get("sep").IsString()) slot.options.sep = s.Get("sep").As<Napi::String>().Utf8Value();
+        if (s.Get("ignoreNulls").IsBoolean()) slot.options.ignore_nulls = s.Get("ignoreNulls").As<Napi::Boolean>().Value();
         slot.inputs = ints_of(s, "inputs");
         a.slots.push_back(std::move(slot));
       }

@@ -89,6 +89,8 @@ std::vector<expr::NodeSpec> specs_of(const Napi::Value& v) {
       s.agg_kind = a.Get("kind").As<Napi::String>().Utf8Value();
       s.ddof = a.Get("ddof").IsNumber() ? a.Get("ddof").As<Napi::Number>().Int64Value() : 1;
       s.q = a.Get("q").IsNumber() ? a.Get("q").As<Napi::Number>().DoubleValue() : 0.5;
+      if (a.Get("sep").IsString()) s.sep = a.Get("sep").As<Napi::String>().Utf8Value();
+      if (a.Get("ignoreNulls").IsBoolean()) s.ignore_nulls = a.Get("ignoreNulls").As<Napi::Boolean>().Value();
     }
     Napi::Value list = o.Get("list");
     if (list.IsArray()) {

@@ -63,6 +63,21 @@ Napi::Value GroupMode(const Napi::CallbackInfo& info) {
   });
 }
 
+/// groupJoin(values, groups | null, count, sep, ignoreNulls) -> str.join of each group (null
+/// groups: the whole column as one group).
+Napi::Value GroupJoin(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  return guarded(env, [&]() -> Napi::Value {
+    const ColumnPtr& values = ColumnHandle::From(info[0]);
+    const std::string sep = arg_string(info, 3, "sep");
+    GPUDF_EXPECTS(info[4].IsBoolean(), InvalidArgument, "ignoreNulls must be a boolean");
+    const bool ignore = info[4].As<Napi::Boolean>().Value();
+    if (info[1].IsNull()) return ColumnHandle::Wrap(env, join_strings(values->view(), sep, ignore));
+    const ColumnPtr& groups = ColumnHandle::From(info[1]);
+    return ColumnHandle::Wrap(env, group_join_strings(values->view(), groups->view(), arg_count(info, 2), sep, ignore));
+  });
+}
+
 Napi::Value GroupAggregate(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
@@ -148,6 +163,7 @@ void init_groupby(Napi::Env env, Napi::Object exports) {
   exports.Set("chooseRows", Napi::Function::New(env, ChooseRows, "chooseRows"));
   exports.Set("groupAggregate", Napi::Function::New(env, GroupAggregate, "groupAggregate"));
   exports.Set("groupMode", Napi::Function::New(env, GroupMode, "groupMode"));
+  exports.Set("groupJoin", Napi::Function::New(env, GroupJoin, "groupJoin"));
   exports.Set("groupAggregateMany", Napi::Function::New(env, GroupAggregateMany, "groupAggregateMany"));
   exports.Set("groupCorr", Napi::Function::New(env, GroupCorr, "groupCorr"));
   exports.Set("groupHeadRows", Napi::Function::New(env, GroupHeadRows, "groupHeadRows"));

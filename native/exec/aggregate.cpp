@@ -112,6 +112,10 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
         per_group[i] = group_mode(chosen.values->view(), chosen.ids->view(), count);
         continue;
       }
+      if (s.kind == "strJoin") {
+        per_group[i] = group_join_strings(chosen.values->view(), chosen.ids->view(), count, s.options.sep, s.options.ignore_nulls);
+        continue;
+      }
       const ReduceKind kind = reduce_kind(s.kind);
       per_group[i] = group_aggregate(kind == ReduceKind::Len ? chosen.ids->view() : chosen.values->view(), chosen.ids->view(), count,
                                      kind, s.options);
@@ -119,6 +123,10 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
     }
     if (s.kind == "mode") {
       per_group[i] = group_mode(input(s, 0)->view(), ids, count);
+      continue;
+    }
+    if (s.kind == "strJoin") {
+      per_group[i] = group_join_strings(input(s, 0)->view(), ids, count, s.options.sep, s.options.ignore_nulls);
       continue;
     }
     if (s.kind == "corr" || s.kind == "cov") {

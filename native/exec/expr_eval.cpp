@@ -155,6 +155,10 @@ TypeId agg_type(const std::string& kind, const std::vector<TypeId>& inputs) {
   }
   GPUDF_EXPECTS(inputs.size() == 1, InvalidArgument, kind + " takes one input");
   if (kind == "mode") return reduce_result_type(inputs[0], ReduceKind::Min);  // per group only (group_mode)
+  if (kind == "strJoin") {
+    GPUDF_EXPECTS(is_string(inputs[0]), Dtype, "str.join does not accept a " + std::string(type_name(inputs[0])) + " column");
+    return inputs[0];
+  }
   return reduce_result_type(inputs[0], reduce_kind(kind));
 }
 
@@ -222,6 +226,7 @@ CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool
     if (n.args.size() == 1) {
       if (std::optional<ChosenInput> c = chosen_input(cur, n.args[0])) {
         const ColumnPtr chosen = choose_over(*c, rel, nullptr).values;
+        if (n.agg_kind == "strJoin") return literal_node(join_strings(chosen->view(), n.sep, n.ignore_nulls));
         ReduceOptions o;
         o.ddof = n.ddof;
         o.q = n.q;
@@ -241,6 +246,9 @@ CellPtr evaluate_cell(const ExprSpec& e, const Relation& rel, int64_t rows, bool
       ExprSpec zero{typed_literal(LiteralSpec::Kind::BigInt, TypeId::Int32)};
       ColumnPtr ids = run_plain(zero, rel, rel.height());
       one = group_corr(inputs[0]->view(), inputs[1]->view(), ids->view(), 1, n.agg_kind == "cov", n.ddof);
+    } else if (n.agg_kind == "strJoin") {
+      GPUDF_EXPECTS(inputs.size() == 1, InvalidArgument, "str.join takes one input");
+      one = join_strings(inputs[0]->view(), n.sep, n.ignore_nulls);
     } else {
       GPUDF_EXPECTS(inputs.size() == 1, InvalidArgument, n.agg_kind + " takes one input");
       ReduceOptions o;

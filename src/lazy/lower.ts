@@ -89,6 +89,8 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
             kind: s.agg.kind,
             ddof: s.agg.ddof,
             q: s.agg.q,
+            sep: s.agg.sep ?? "",
+            ignoreNulls: s.agg.ignoreNulls ?? true,
             inputs: s.inputs.slice(0, slotArity(s.inputs, aggArity(s.agg.kind))).map(inputIndex),
           })),
           outputs: ap.outputs.map((o) => ({ name: o.name, expr: serializeExpr(o.node) })),

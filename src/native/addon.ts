@@ -207,6 +207,8 @@ export interface NativeAddon {
   ): { groups: ColumnHandle; firstRows: ColumnHandle; count: number };
   /** One row per group: its most frequent value of `values` (null a value too), the smallest among ties, null last. */
   groupMode(values: ColumnHandle, groups: ColumnHandle, count: number): ColumnHandle;
+  /** str.join of each group (groups null: the whole column as one group); one row per group. */
+  groupJoin(values: ColumnHandle, groups: ColumnHandle | null, count: number, sep: string, ignoreNulls: boolean): ColumnHandle;
   /** One row per group: ReduceKind `kind` (REDUCE_KINDS incl. product 17, len 18) of `values`. */
   groupAggregate(values: ColumnHandle, groups: ColumnHandle, count: number, kind: number, ddof: number, q: number): ColumnHandle;
   /**

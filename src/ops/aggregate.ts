@@ -28,9 +28,14 @@ export function aggregateGroups(agg: AggSpec, inputs: readonly ColumnHandle[], g
     return native.groupCorr(inputs[0] as ColumnHandle, inputs[1] as ColumnHandle, groups, count, agg.kind === "cov", agg.ddof);
   }
   if (agg.kind === "mode") return native.groupMode(inputs[0] as ColumnHandle, groups, count);
+  if (agg.kind === "strJoin") return native.groupJoin(inputs[0] as ColumnHandle, groups, count, agg.sep ?? "", agg.ignoreNulls ?? true);
   const values = agg.kind === "len" ? groups : (inputs[0] as ColumnHandle);
-  return native.groupAggregate(values, groups, count, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
+  return native.groupAggregate(values, groups, count, REDUCE_KINDS[agg.kind as Exclude<AggKind, OnItsOwn>], agg.ddof, agg.q);
 }
+
+/** The aggregations that are not a native ReduceKind: each has its own native function. */
+type OnItsOwn = "corr" | "cov" | "mode" | "strJoin";
+const ON_ITS_OWN: ReadonlySet<AggKind> = new Set<AggKind>(["corr", "cov", "mode", "strJoin"]);
 
 /**
  * aggregateGroups of several aggregations over the same groups, in order: the single-input
@@ -42,13 +47,13 @@ export function aggregateGroupsMany(
   groups: ColumnHandle,
   count: number,
 ): ColumnHandle[] {
-  const onItsOwn = (kind: AggKind): kind is "corr" | "cov" | "mode" => kind === "corr" || kind === "cov" || kind === "mode";
+  const onItsOwn = (kind: AggKind): kind is OnItsOwn => ON_ITS_OWN.has(kind);
   const single = aggs.filter(({ agg }) => !onItsOwn(agg.kind));
   const made = native.groupAggregateMany(
     single.map(({ agg, inputs }) => (agg.kind === "len" ? groups : (inputs[0] as ColumnHandle))),
     groups,
     count,
-    single.map(({ agg }) => REDUCE_KINDS[agg.kind as Exclude<AggKind, "corr" | "cov" | "mode">]),
+    single.map(({ agg }) => REDUCE_KINDS[agg.kind as Exclude<AggKind, OnItsOwn>]),
     single.map(({ agg }) => agg.ddof),
     single.map(({ agg }) => agg.q),
   );
@@ -89,8 +94,9 @@ export function literalOf(one: ColumnHandle): ExprNode {
 
 /** The one-row result of an aggregation over the whole frame (inputs evaluated). */
 function aggregateAll(agg: AggSpec, inputs: readonly ColumnHandle[], evaluate: (node: ExprNode) => ColumnHandle): ColumnHandle {
-  if (agg.kind !== "corr" && agg.kind !== "cov" && agg.kind !== "mode") {
-    return native.reduce(inputs[0] as ColumnHandle, REDUCE_KINDS[agg.kind], agg.ddof, agg.q);
+  if (agg.kind === "strJoin") return native.groupJoin(inputs[0] as ColumnHandle, null, 1, agg.sep ?? "", agg.ignoreNulls ?? true);
+  if (!ON_ITS_OWN.has(agg.kind)) {
+    return native.reduce(inputs[0] as ColumnHandle, REDUCE_KINDS[agg.kind as Exclude<AggKind, OnItsOwn>], agg.ddof, agg.q);
   }
   const zeros = evaluate(ZERO_GROUP);
   try {
@@ -106,6 +112,7 @@ function reduceChosen(agg: AggSpec, choice: RowChoice, evaluate: (node: ExprNode
   try {
     const [chosen] = chooseRows(choice, value, null, evaluate) as [ColumnHandle];
     try {
+      if (agg.kind === "strJoin") return native.groupJoin(chosen, null, 1, agg.sep ?? "", agg.ignoreNulls ?? true);
       return native.reduce(chosen, REDUCE_KINDS[agg.kind as keyof typeof REDUCE_KINDS], agg.ddof, agg.q);
     } finally {
       chosen.dispose();

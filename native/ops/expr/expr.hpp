@@ -38,6 +38,8 @@ struct NodeSpec {
   std::string agg_kind;
   int64_t ddof = 1;
   double q = 0.5;
+  std::string sep;            // strJoin: the separator
+  bool ignore_nulls = true;   // strJoin: nulls skipped (else a null makes the result null)
 };
 
 /// The frame an expression runs over.

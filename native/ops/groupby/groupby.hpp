@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/column.hpp"
@@ -76,6 +77,15 @@ ColumnPtr group_head_rows(const ColumnView& ids, int64_t count, int64_t n, bool 
 /// The most frequent value of each group (null counts as a value); among equally frequent ones
 /// the smallest, null last (as pandas' mode()[0]). The values' dtype; needs an order (as min).
 ColumnPtr group_mode(const ColumnView& values, const ColumnView& ids, int64_t count);
+
+/// str.join per group: the string values of each group joined by `sep` in row order; nulls are
+/// skipped, or with !ignore_nulls make their group null; a group without values gives "". The
+/// values' dtype (ERR_DTYPE for a column that is not strings).
+ColumnPtr group_join_strings(const ColumnView& values, const ColumnView& ids, int64_t count, const std::string& sep,
+                             bool ignore_nulls);
+
+/// group_join_strings of the whole column as one group: one row.
+ColumnPtr join_strings(const ColumnView& values, const std::string& sep, bool ignore_nulls);
 
 /// int64 rows per group (group_aggregate's Len without a values column).
 ColumnPtr group_sizes(const ColumnView& ids, int64_t count);

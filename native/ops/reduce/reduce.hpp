@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -39,6 +40,9 @@ inline constexpr int32_t kNumReduceKinds = 19;
 struct ReduceOptions {
   int64_t ddof = 1;   // std / var: divisor is (count - ddof)
   double q = 0.5;     // quantile, in [0, 1]
+  // str.join (the aggregation "strJoin", ops/groupby group_join_strings, not a ReduceKind)
+  std::string sep;
+  bool ignore_nulls = true;
 };
 
 /// The reduction of `column` as a one-row column on the column's device.

@@ -311,6 +311,19 @@ ColumnPtr concat_strings(const std::vector<ColumnPtr>& columns, const std::vecto
   return detail::concat_cpu(a, rows);
 }
 
+ColumnPtr join_segments(const ColumnPtr& strings, const ColumnPtr& segment_of, const ColumnPtr& sizes, int64_t count,
+                        const std::string& sep, bool ignore_nulls) {
+  GPUDF_EXPECTS(is_string(strings->type()), Dtype, "str.join of a non-string column");
+  GPUDF_EXPECTS(segment_of->size() == strings->size() && sizes->type() == TypeId::Int64 && sizes->size() == count &&
+                    (segment_of->type() == TypeId::Int32 || segment_of->type() == TypeId::Int64),
+                Internal, "join_segments: a segment per row and an int64 size per segment");
+  const ColumnView v = strings->view();
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(v)) return detail::join_segments_cuda(v, segment_of->view(), sizes->view(), count, sep, ignore_nulls);
+#endif
+  return detail::join_segments_cpu(v, sizes->view(), count, sep, ignore_nulls);
+}
+
 ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec) {
   GPUDF_EXPECTS(is_string(strings->type()), Dtype, "string transform of a non-string column");
   TransformArgs t;

@@ -262,6 +262,124 @@ ColumnPtr concat_cuda(const std::vector<ColumnView>& cols, const std::string& li
   return std::make_shared<Column>(dev, TypeId::Utf8, rows, out->data(), out->offsets(), bits, kUnknownNullCount);
 }
 
+/// join_segments, per row: its bytes plus a separator when valid (w), and whether it is (nv);
+/// both with a trailing 0 for the exclusive scans.
+template <typename O>
+__global__ void join_weigh_kernel(const O* off, const uint8_t* bits, int64_t bit_offset, int64_t n, int64_t sep_len,
+                                  int64_t* w, int64_t* nv) {
+  GPUDF_GRID_STRIDE(i, n) {
+    const bool valid = !bits || bit_is_set(bits, bit_offset + i);
+    w[i] = valid ? int64_t(off[i + 1] - off[i]) + sep_len : 0;
+    nv[i] = valid ? 1 : 0;
+    if (i == n - 1) w[n] = nv[n] = 0;
+  }
+}
+
+/// Segment g spans rows [begin[g], begin[g + 1]); null when it holds a null and nulls count.
+__device__ inline bool join_segment_null(const int64_t* begin, const int64_t* nv, int64_t g, bool ignore_nulls) {
+  return !ignore_nulls && nv[begin[g + 1]] - nv[begin[g]] < begin[g + 1] - begin[g];
+}
+
+/// Each segment's byte length (w and nv scanned): its rows' bytes less one separator.
+__global__ void join_size_kernel(const int64_t* begin, const int64_t* w, const int64_t* nv, int64_t count, int64_t sep_len,
+                                 bool ignore_nulls, int64_t* sizes, uint32_t* out_bits) {
+  GPUDF_GRID_STRIDE(g, count) {
+    const bool null = join_segment_null(begin, nv, g, ignore_nulls);
+    const int64_t values = nv[begin[g + 1]] - nv[begin[g]];
+    sizes[g] = null ? 0 : w[begin[g + 1]] - w[begin[g]] - (values > 0 ? sep_len : 0);
+    if (!null && out_bits) atomicOr(out_bits + (g >> 5), 1u << (g & 31));
+    if (g == count - 1) sizes[count] = 0;
+  }
+}
+
+/// Each valid row's bytes at its place in its segment, and the separator after all but the last.
+template <typename O, typename G>
+__global__ void join_write_kernel(const O* off, const char* src, const uint8_t* bits, int64_t bit_offset, const G* seg,
+                                  int64_t n, const int64_t* begin, const int64_t* w, const int64_t* nv, const int64_t* start,
+                                  const char* sep, int64_t sep_len, bool ignore_nulls, char* dst) {
+  GPUDF_GRID_STRIDE(i, n) {
+    if (bits && !bit_is_set(bits, bit_offset + i)) continue;
+    const int64_t g = int64_t(seg[i]);
+    if (join_segment_null(begin, nv, g, ignore_nulls)) continue;
+    const int64_t at = w[i] - w[begin[g]];
+    const int64_t len = int64_t(off[i + 1] - off[i]);
+    char* out = dst + start[g];
+    for (int64_t k = 0; k < len; ++k) out[at + k] = src[off[i] + k];
+    if (at + len < start[g + 1] - start[g])
+      for (int64_t k = 0; k < sep_len; ++k) out[at + len + k] = sep[k];
+  }
+}
+
+template <typename O>
+__global__ void join_offsets_kernel(const int64_t* start, int64_t count, O* out_off) {
+  GPUDF_GRID_STRIDE(g, count + 1) out_off[g] = O(start[g]);
+}
+
+template <typename O, typename G>
+ColumnPtr join_segments_typed(const ColumnView& v, const G* seg, const ColumnView& sizes, int64_t count,
+                              const std::string& sep, bool ignore_nulls) {
+  Device& dev = cuda_device();
+  cudaStream_t stream = cuda_current_stream();
+  const int64_t n = v.size;
+  const int64_t sep_len = int64_t(sep.size());
+  // begin: the segments' first rows; w / nv: the rows' weights and valid counts, scanned.
+  BufferPtr scratch = Buffer::allocate(dev, size_t(2 * (n + 1) + 2 * (count + 1)) * sizeof(int64_t) + sep.size() + 1);
+  int64_t* begin = reinterpret_cast<int64_t*>(scratch->data());
+  int64_t* w = begin + (count + 1);
+  int64_t* nv = w + (n + 1);
+  int64_t* start = nv + (n + 1);
+  char* sep_dev = reinterpret_cast<char*>(start + (count + 1));
+  if (count > 0) dev.copy(begin, sizes.values<int64_t>(), size_t(count) * sizeof(int64_t), CopyKind::DeviceToDevice);
+  GPUDF_EXPECTS(gpudf::detail::exclusive_scan_cuda(dev, begin, count) == n, Internal,
+                "join_segments: the sizes do not add up to the rows");
+  if (sep_len) dev.copy(sep_dev, sep.data(), sep.size(), CopyKind::HostToDevice);
+  if (n > 0) {
+    join_weigh_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(v.string_offsets<O>(), v.validity, v.offset, n, sep_len, w, nv);
+    GPUDF_CUDA_TRY(cudaGetLastError());
+  } else {
+    dev.memset(w, 0, 2 * sizeof(int64_t));  // w[0] and nv[0]
+  }
+  gpudf::detail::exclusive_scan_cuda(dev, w, n);
+  gpudf::detail::exclusive_scan_cuda(dev, nv, n);
+  ColumnPtr out = Column::allocate(dev, v.type, count, !ignore_nulls, 0);
+  uint32_t* out_bits = out->validity() ? reinterpret_cast<uint32_t*>(out->validity()->data()) : nullptr;
+  if (out_bits) dev.memset(out_bits, 0, out->validity()->size());
+  int64_t total = 0;
+  if (count > 0) {
+    join_size_kernel<<<grid_for(count), kBlockThreads, 0, stream>>>(begin, w, nv, count, sep_len, ignore_nulls, start, out_bits);
+    GPUDF_CUDA_TRY(cudaGetLastError());
+    total = gpudf::detail::exclusive_scan_cuda(dev, start, count);
+  } else {
+    dev.memset(start, 0, sizeof(int64_t));
+  }
+  GPUDF_EXPECTS(total <= int64_t(std::numeric_limits<O>::max()), InvalidArgument,
+                "the strings exceed the 2 GiB a utf8 column holds; cast to large_utf8 first");
+  BufferPtr data = Buffer::allocate(dev, size_t(std::max<int64_t>(total, 1)));
+  if (n > 0 && total > 0) {
+    join_write_kernel<O, G><<<grid_for(n), kBlockThreads, 0, stream>>>(
+        v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, seg, n, begin, w, nv, start,
+        sep_dev, sep_len, ignore_nulls, reinterpret_cast<char*>(data->data()));
+    GPUDF_CUDA_TRY(cudaGetLastError());
+  }
+  join_offsets_kernel<O><<<grid_for(count + 1), kBlockThreads, 0, stream>>>(start, count, reinterpret_cast<O*>(out->offsets()->data()));
+  GPUDF_CUDA_TRY(cudaGetLastError());
+  GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+  return std::make_shared<Column>(dev, v.type, count, data, out->offsets(), out->validity(), kUnknownNullCount);
+}
+
+ColumnPtr join_segments_cuda(const ColumnView& v, const ColumnView& segment_of, const ColumnView& sizes, int64_t count,
+                             const std::string& sep, bool ignore_nulls) {
+  const bool wide = v.type == TypeId::LargeUtf8;
+  if (segment_of.type == TypeId::Int32) {
+    const int32_t* seg = segment_of.values<int32_t>();
+    return wide ? join_segments_typed<int64_t>(v, seg, sizes, count, sep, ignore_nulls)
+                : join_segments_typed<int32_t>(v, seg, sizes, count, sep, ignore_nulls);
+  }
+  const int64_t* seg = segment_of.values<int64_t>();
+  return wide ? join_segments_typed<int64_t>(v, seg, sizes, count, sep, ignore_nulls)
+              : join_segments_typed<int32_t>(v, seg, sizes, count, sep, ignore_nulls);
+}
+
 ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad) {
   return v.type == TypeId::Utf8 ? parse_typed<int32_t>(v, to, f, first_bad) : parse_typed<int64_t>(v, to, f, first_bad);
 }

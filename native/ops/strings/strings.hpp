@@ -56,6 +56,14 @@ int64_t first_lost_row(const ColumnPtr& in, const ColumnPtr& out);
 ColumnPtr concat_strings(const std::vector<ColumnPtr>& columns, const std::vector<std::string>& lits,
                          bool skip_nulls, int64_t rows);
 
+/// One string per segment: the strings of rows [begin, end) of each segment joined by `sep`, in
+/// row order (str.join per group). `strings` holds the segments one after another, `segment_of`
+/// (int32 / int64, ascending) each row's segment and `sizes` (int64, `count` rows) each segment's
+/// row count. Nulls are skipped, or with !ignore_nulls make their segment null; a segment of no
+/// value is "". The strings' dtype.
+ColumnPtr join_segments(const ColumnPtr& strings, const ColumnPtr& segment_of, const ColumnPtr& sizes, int64_t count,
+                        const std::string& sep, bool ignore_nulls);
+
 /// A string -> string transform (strip, pad, reverse, ...).
 ColumnPtr transform(const ColumnPtr& strings, const TransformSpec& spec);
 
@@ -66,7 +74,11 @@ ColumnPtr transform_cpu(const ColumnView& v, const TransformArgs& t);
 ColumnPtr parse_number_cpu(const ColumnView& v, TypeId to);
 ColumnPtr format_number_cpu(const ColumnView& v);
 ColumnPtr concat_cpu(const ConcatArgs& a, int64_t rows);
+ColumnPtr join_segments_cpu(const ColumnView& v, const ColumnView& sizes, int64_t count, const std::string& sep,
+                            bool ignore_nulls);
 #ifdef GPUDF_WITH_CUDA
+ColumnPtr join_segments_cuda(const ColumnView& v, const ColumnView& segment_of, const ColumnView& sizes, int64_t count,
+                             const std::string& sep, bool ignore_nulls);
 ColumnPtr parse_temporal_cuda(const ColumnView& v, TypeId to, const Format& f, int64_t& first_bad);
 ColumnPtr format_temporal_cuda(const ColumnView& v, const Format& f);
 ColumnPtr transform_cuda(const ColumnView& v, const TransformArgs& t);

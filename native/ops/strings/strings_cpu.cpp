@@ -175,6 +175,51 @@ ColumnPtr parse_number_typed(const ColumnView& v, TypeId to) {
 
 }  // namespace
 
+namespace {
+
+template <typename O>
+ColumnPtr join_segments_typed(const ColumnView& v, const ColumnView& sizes, int64_t count, const std::string& sep,
+                              bool ignore_nulls) {
+  const O* off = v.string_offsets<O>();
+  const char* src = reinterpret_cast<const char*>(v.data);
+  const int64_t* size = sizes.values<int64_t>();
+  HostVector<int64_t> begin(size_t(count) + 1, 0);
+  for (int64_t g = 0; g < count; ++g) begin[size_t(g + 1)] = begin[size_t(g)] + size[g];
+  GPUDF_EXPECTS(begin[size_t(count)] == v.size, Internal, "join_segments: the sizes do not add up to the rows");
+  auto has_null = [&](int64_t g) {
+    if (v.validity == nullptr) return false;
+    for (int64_t i = begin[size_t(g)]; i < begin[size_t(g + 1)]; ++i)
+      if (!v.is_valid(i)) return true;
+    return false;
+  };
+  return build_strings<O>(
+      v.type, count, !ignore_nulls, [&](int64_t g) { return ignore_nulls || !has_null(g); },
+      [&](int64_t g, char* out) -> int64_t {
+        int64_t at = 0;
+        bool first = true;
+        for (int64_t i = begin[size_t(g)]; i < begin[size_t(g + 1)]; ++i) {
+          if (!v.is_valid(i)) continue;
+          if (!first) {
+            if (out) std::memcpy(out + at, sep.data(), sep.size());
+            at += int64_t(sep.size());
+          }
+          first = false;
+          const int64_t len = int64_t(off[i + 1] - off[i]);
+          if (out) std::memcpy(out + at, src + off[i], size_t(len));
+          at += len;
+        }
+        return at;
+      });
+}
+
+}  // namespace
+
+ColumnPtr join_segments_cpu(const ColumnView& v, const ColumnView& sizes, int64_t count, const std::string& sep,
+                            bool ignore_nulls) {
+  return v.type == TypeId::Utf8 ? join_segments_typed<int32_t>(v, sizes, count, sep, ignore_nulls)
+                                : join_segments_typed<int64_t>(v, sizes, count, sep, ignore_nulls);
+}
+
 ColumnPtr parse_number_cpu(const ColumnView& v, TypeId to) {
   return v.type == TypeId::Utf8 ? parse_number_typed<int32_t>(v, to) : parse_number_typed<int64_t>(v, to);
 }
