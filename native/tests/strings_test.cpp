@@ -3,6 +3,9 @@
 // printing, padding, concatenation; nulls and slices whose offset is not a multiple of 8.
 #include <cmath>
 #include <optional>
+#include <charconv>
+#include <cstdio>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -160,4 +163,54 @@ TEST(strings, columns_on_the_device) {
     EXPECT_TRUE(read_strings(concat_strings({a, b}, {"<", "-", ">"}, false, 3)) == Strings({"<x-1>", std::nullopt, std::nullopt}));
     EXPECT_TRUE(read_strings(concat_strings({a, b}, {"", "+", ""}, true, 3)) == Strings({"x+1", "2", "z"}));
   }
+}
+
+namespace {
+
+/// from_chars' double of `s` bit for bit against float_from_text with the table (Ok, or Hard).
+bool products_agree(const std::string& s, bool& decided) {
+  double want = 0, got = 0;
+  const char* b = s.data() + (s[0] == '+' ? 1 : 0);
+  const auto r = std::from_chars(b, s.data() + s.size(), want);
+  if (r.ec == std::errc::result_out_of_range) return decided = true;  // the parser's caller handles these
+  const FloatParse p = parse_float_fast(s.data(), int64_t(s.size()), got, kPow5Table);
+  decided = p == FloatParse::Ok;
+  if (p == FloatParse::Hard) return true;
+  return p == FloatParse::Ok && bits_of(got) == bits_of(want);
+}
+
+}  // namespace
+
+TEST(strings, float_by_products_rounds_as_from_chars) {
+  // Hand-picked: ties to even at 2^53, the subnormal and overflow edges, many digits.
+  const char* edges[] = {"9007199254740993", "9007199254740995", "9007199254740992.5", "4.9406564584124654e-324",
+                         "2.4703282292062328e-324", "2.2250738585072011e-308", "2.2250738585072014e-308",
+                         "1.7976931348623157e308", "1.7976931348623158e308", "0.1", "-9876.539999999999",
+                         "123456789012345678901234567890", "0.30000000000000004", "5e-324", "1e23", "8.98846567431158e307",
+                         "0.000000000000000000000000000000000000000000001", "4503599627370496.5", "4503599627370497.5"};
+  int decided = 0;
+  for (const char* e : edges) {
+    bool d = false;
+    if (!products_agree(e, d)) std::fprintf(stderr, "  %s differs\n", e);
+    EXPECT_TRUE(products_agree(e, d));
+    decided += d;
+  }
+  EXPECT_TRUE(decided >= 17);
+  // Random digits (1..22 of them) at every decimal exponent the table covers and beyond.
+  std::mt19937_64 gen(20261207);
+  int64_t checked = 0, hard = 0, wrong = 0;
+  for (int k = 0; k < 400000; ++k) {
+    const int digits = 1 + int(gen() % 22);
+    std::string s = gen() % 2 ? "-" : "";
+    for (int d = 0; d < digits; ++d) s += char('0' + (d == 0 ? 1 + gen() % 9 : gen() % 10));
+    if (gen() % 3 == 0 && digits > 1) s.insert(s.size() - size_t(gen() % size_t(digits - 1)) - 1, ".");
+    s += "e" + std::to_string(int64_t(gen() % 700) - 360);
+    bool d = false;
+    if (!products_agree(s, d) && ++wrong <= 5) std::fprintf(stderr, "  %s differs\n", s.c_str());
+    hard += !d;
+    ++checked;
+  }
+  EXPECT_EQ(wrong, int64_t(0));
+  if (hard >= checked / 1000) std::fprintf(stderr, "  %lld of %lld undecided\n", (long long)hard, (long long)checked);
+  EXPECT_TRUE(hard < checked / 1000);  // only 20+ digit texts whose last digits decide
 }

@@ -125,7 +125,8 @@ ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
 /// hard counts the float rows the fast path cannot decide.
 template <typename O>
 __global__ void parse_number_kernel(const O* off, const char* src, const uint8_t* bits, int64_t bit_offset, int64_t n,
-                                    TypeId to, uint8_t* data, uint32_t* out_bits, unsigned long long* hard) {
+                                    TypeId to, const uint64_t* pow5, uint8_t* data, uint32_t* out_bits,
+                                    unsigned long long* hard) {
   GPUDF_GRID_STRIDE(i, n) {
     const char* s = src + off[i];
     const int64_t len = int64_t(off[i + 1] - off[i]);
@@ -152,7 +153,7 @@ __global__ void parse_number_kernel(const O* off, const char* src, const uint8_t
       }
       default: {
         double x = 0;
-        const FloatParse r = valid ? parse_float_fast(s, len, x) : FloatParse::Bad;
+        const FloatParse r = valid ? parse_float_fast(s, len, x, pow5) : FloatParse::Bad;
         const bool midpoint = to == TypeId::Float32 && r == FloatParse::Ok && float_midpoint(x);
         if (r == FloatParse::Hard || midpoint) atomicAdd(hard, 1ull);
         ok = r == FloatParse::Ok && !midpoint;
@@ -174,9 +175,16 @@ ColumnPtr parse_number_typed(const ColumnView& v, TypeId to, int64_t& hard) {
   hard = 0;
   if (n == 0) return out;
   DeviceScalar<unsigned long long> count(stream);
+  // The powers of five for the floats the fast path leaves (float_by_products), on the device.
+  BufferPtr pow5;
+  if (to == TypeId::Float32 || to == TypeId::Float64) {
+    pow5 = Buffer::allocate(dev, sizeof kPow5Table);
+    dev.copy(pow5->data(), kPow5Table, sizeof kPow5Table, CopyKind::HostToDevice);
+  }
   parse_number_kernel<O><<<grid_for(n), kBlockThreads, 0, stream>>>(
       v.string_offsets<O>(), reinterpret_cast<const char*>(v.data), v.validity, v.offset, n, to,
-      out->data()->data(), reinterpret_cast<uint32_t*>(out->validity()->data()), count.get());
+      pow5 ? reinterpret_cast<const uint64_t*>(pow5->data()) : nullptr, out->data()->data(),
+      reinterpret_cast<uint32_t*>(out->validity()->data()), count.get());
   GPUDF_CUDA_TRY(cudaGetLastError());
   hard = int64_t(count.value(stream));
   return out;

@@ -98,13 +98,13 @@ ColumnPtr transform_typed(const ColumnView& v, const TransformArgs& t) {
       [&](int64_t i, char* out) { return apply_transform(t, src + off[i], int64_t(off[i + 1] - off[i]), out); });
 }
 
-/// The correctly rounded float of a row whose syntax scan_float accepted: the fast path the
-/// CUDA kernel takes where it is exact (for float32: unless the double lies halfway between two
+/// The correctly rounded float of a row whose syntax scan_float accepted: the paths the CUDA
+/// kernel takes where they decide (for float32: unless the double lies halfway between two
 /// floats), else std::from_chars.
 template <typename F>
 F parse_float_exact(const char* s, int64_t n, const FloatText& t) {
   double fast;
-  if (float_from_text(t, fast) == FloatParse::Ok) {
+  if (float_from_text(t, fast, kPow5Table) == FloatParse::Ok) {
     if constexpr (std::is_same_v<F, double>) return fast;
     else if (!float_midpoint(fast)) return F(fast);
   }
