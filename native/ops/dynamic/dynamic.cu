@@ -16,23 +16,21 @@ namespace gpudf::dynamic::detail {
 namespace {
 
 template <typename F>
-__global__ void for_each_kernel(int64_t n, F f) {
-  GPUDF_GRID_STRIDE(i, n) f(i);
-}
-
-template <typename F>
 __global__ void for_each_block_kernel(int64_t n, F f) {
   GPUDF_GRID_STRIDE(i, n) f(i, i + 1);
 }
 
+/// f(i) as a block of one element, so for_each launches through for_each_block.
+template <typename F>
+struct EachElement {
+  F f;
+  __device__ void operator()(int64_t i, int64_t) const { f(i); }
+};
+
 struct CudaBackend {
   template <typename F>
   static void for_each(int64_t n, const F& f) {
-    if (n == 0) return;
-    cudaStream_t stream = cuda_current_stream();
-    for_each_kernel<F><<<grid_for(n), kBlockThreads, 0, stream>>>(n, f);
-    GPUDF_CUDA_TRY(cudaGetLastError());
-    GPUDF_CUDA_TRY(cudaStreamSynchronize(stream));
+    for_each_block(n, EachElement<F>{f});
   }
   template <typename F>
   static void for_each_block(int64_t n, const F& f) {
