@@ -7,7 +7,7 @@
 import { dtypeOfId, typeIdOf, type DType } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
 import { Expr, outputName, type ExprNode } from "./expr.js";
-import { nodeKey, rewrite } from "./expr_tree.js";
+import { memoisedPredicate, nodeKey, rewrite } from "./expr_tree.js";
 import { ensureDevice } from "./device.js";
 import { native } from "./native/addon.js";
 import { DTYPE_GROUPS, isRegexName, selectorNode } from "./selector_nodes.js";
@@ -120,15 +120,12 @@ function selectorsIn(root: ExprNode): ExprNode[] {
 const MULTI = new Set(["str.splitExact", "str.splitN", "str.extractGroups"]);
 
 /** True when the tree needs expanding (a selector, a `.name` renaming or a multi-column op). */
-function needsExpansion(root: ExprNode): boolean {
-  const seen = new Set<ExprNode>();
-  const visit = (n: ExprNode): boolean => {
-    if (seen.has(n)) return false;
-    seen.add(n);
-    return n.op === "selector" || n.op === "name" || MULTI.has(n.op) || n.args.some(visit);
-  };
-  return visit(root);
-}
+const needsExpansion = memoisedPredicate(
+  (n, ask) => n.op === "selector" || n.op === "name" || MULTI.has(n.op) || n.args.some(ask),
+);
+
+/** True when the tree holds a multi-column op. */
+const hasMulti = memoisedPredicate((n, ask) => MULTI.has(n.op) || n.args.some(ask));
 
 /** The parts of a multi-column op, each one expression: [op node, params, name]. */
 function multiParts(root: ExprNode): [string, number[], string][] {
@@ -156,13 +153,7 @@ function multiColumns(expr: Expr): Expr[] {
       return new Expr({ op: "alias", args: [part], name });
     });
   }
-  const seen = new Set<ExprNode>();
-  const inside = (n: ExprNode): boolean => {
-    if (seen.has(n)) return false;
-    seen.add(n);
-    return MULTI.has(n.op) || n.args.some(inside);
-  };
-  if (inside(root)) {
+  if (hasMulti(root)) {
     throw new InvalidArgumentError(
       `${expr.toString()}: str.splitExact / splitN / extractGroups give several columns and must be the whole expression (name split columns with { names })`,
     );
