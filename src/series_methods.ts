@@ -85,7 +85,10 @@ function apply(self: Series, args: readonly unknown[], build: (e: Expr, args: un
       columns.push(a.shareHandle());
       return col(names[names.length - 1] as string);
     });
-    const out = evaluate({ names, columns, height: self.length }, build(col("__self"), operands), self.length);
+    const expr = build(col("__self"), operands);
+    // An aggregation (str.join) gives one value, as Polars' Series.str.join.
+    const rows = expr.node.op === "agg" ? 1 : self.length;
+    const out = evaluate({ names, columns, height: self.length }, expr, rows);
     return new Series(self.name, new HandleBox(out));
   } finally {
     for (const c of columns) c.dispose();

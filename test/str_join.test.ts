@@ -3,7 +3,7 @@
 // nulls skipped or making the result null, the order a sortBy / filter input gives, empty
 // inputs, printing, and the refused uses.
 import { describe, expect, it } from "vitest";
-import { col, DataFrame } from "../src/index.js";
+import { col, DataFrame, Series } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { uniform } from "./support/random.js";
 
@@ -77,6 +77,13 @@ describe("str.join", () => {
     expect(timed.rolling("t", { period: "2h" }).agg(col("s").str.join(",")).getColumn("s").toArray()).toEqual(["a", "a,b", "b", "d", "d,e", "e,f"]);
     // An expression over the joined value.
     expect(df.select(col("s").str.join("-").str.len().alias("n")).toRecords()).toEqual([{ n: 7 }]);
+  });
+
+  it("on a Series gives one value, as Polars' Series.str.join", () => {
+    const s = new Series("s", ["a", null, "b"]);
+    expect(s.str.join("-").toArray()).toEqual(["a-b"]);
+    expect(s.str.join("-").name).toBe("s");
+    expect(s.str.join("", { ignoreNulls: false }).toArray()).toEqual([null]);
   });
 
   it("gives \"\" for no rows, prints as written, and refuses what it cannot join", () => {
