@@ -76,7 +76,7 @@ export { cs, all, exclude, Selector } from "./selectors.js";
 export { intRange } from "./expr_sized.js"; // also installs Expr.mode
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
-export { ExprString, ExprDateTime, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";
+export { ExprString, ExprDateTime, type SplitOptions, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";
 export { device, memory, setMemoryLimit, type DeviceInfo, type MemoryLimits, type MemoryStats } from "./device.js";
 export { DTYPES, type DType } from "./dtypes.js";
 export type { ColumnValues } from "./columns.js";
