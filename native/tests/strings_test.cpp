@@ -196,15 +196,17 @@ TEST(strings, float_by_products_rounds_as_from_chars) {
     decided += d;
   }
   EXPECT_TRUE(decided >= 17);
-  // Random digits (1..22 of them) at every decimal exponent the table covers and beyond.
+  // Random digits (1..22 of them, some after leading zeros, the point anywhere) at every
+  // decimal exponent the table covers and beyond.
   std::mt19937_64 gen(20261207);
   int64_t checked = 0, hard = 0, wrong = 0;
   for (int k = 0; k < 400000; ++k) {
     const int digits = 1 + int(gen() % 22);
     std::string s = gen() % 2 ? "-" : "";
-    for (int d = 0; d < digits; ++d) s += char('0' + (d == 0 ? 1 + gen() % 9 : gen() % 10));
-    if (gen() % 3 == 0 && digits > 1) s.insert(s.size() - size_t(gen() % size_t(digits - 1)) - 1, ".");
-    s += "e" + std::to_string(int64_t(gen() % 700) - 360);
+    std::string body(size_t(gen() % 4 == 0 ? gen() % 5 : 0), '0');  // leading zeros
+    for (int d = 0; d < digits; ++d) body += char('0' + (d == 0 ? 1 + gen() % 9 : gen() % 10));
+    if (gen() % 3 == 0) body.insert(size_t(gen() % (body.size() + 1)), ".");  // ".5", "5." and between
+    s += body + "e" + std::to_string(int64_t(gen() % 700) - 360);
     bool d = false;
     if (!products_agree(s, d) && ++wrong <= 5) std::fprintf(stderr, "  %s differs\n", s.c_str());
     hard += !d;
