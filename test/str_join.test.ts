@@ -71,6 +71,20 @@ describe("str.join", () => {
     // Two joins of one column differing only in their options are two aggregations.
     const both = df.groupBy("g", { maintainOrder: true }).agg(col("s").str.join(","), col("s").str.join("|", { ignoreNulls: false }).alias("strict"));
     expect(both.toRecords()).toEqual([{ g: 1, s: "a,b,c", strict: "a|b|c" }, { g: 2, s: "d", strict: null }, { g: 3, s: "", strict: null }]);
+    // After a filter the lazy engine groups the base rows (the filtered-out ones dropped by id).
+    const big = new DataFrame({
+      g: Array.from({ length: 20_000 }, (_, i) => i % 7),
+      s: Array.from({ length: 20_000 }, (_, i) => (i % 13 === 0 ? null : `v${i % 100}`)),
+      x: Array.from({ length: 20_000 }, (_, i) => i % 10),
+    });
+    const filtered = big.filter(col("x").gt(1)).groupBy("g", { maintainOrder: true }).agg(col("s").str.join(",").alias("j"));
+    const lazyFiltered = await big.lazy().filter(col("x").gt(1)).groupBy("g", { maintainOrder: true }).agg(col("s").str.join(",").alias("j")).collect();
+    expect(lazyFiltered.toRecords()).toEqual(filtered.toRecords());
+    const byGroup = new Map<number, string[]>();
+    for (let i = 0; i < 20_000; i++) {
+      if (i % 10 > 1 && i % 13 !== 0) byGroup.set(i % 7, [...(byGroup.get(i % 7) ?? []), `v${i % 100}`]);
+    }
+    expect(filtered.getColumn("j").toArray()).toEqual([...byGroup.values()].map((v) => v.join(",")));
     // Time windows aggregate through the same path.
     const timed = new DataFrame({ t: [1, 2, 3, 4, 5, 6].map((h) => new Date(h * 3_600_000)), s: ["a", "b", null, "d", "e", "f"] });
     expect(timed.groupByDynamic("t", { every: "2h" }).agg(col("s").str.join(",")).getColumn("s").toArray()).toEqual(["a", "b", "d,e", "f"]);
