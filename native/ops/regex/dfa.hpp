@@ -47,13 +47,23 @@ GPUDF_HD inline uint32_t dfa_class_of(const DfaView& d, uint32_t cp, bool valid)
   return reinterpret_cast<const uint8_t*>(d.base)[d.seg_class_at + lo];
 }
 
+/// A DFA's tables, as pointers into its blob (d.base must be set).
+struct DfaTables {
+  const uint8_t* ascii;   // the class of each ASCII unit
+  const uint8_t* flags;   // each state's kDfa* flags
+  const uint16_t* trans;  // states x classes next states
+  int32_t classes;
+  GPUDF_HD explicit DfaTables(const DfaView& d)
+      : ascii(reinterpret_cast<const uint8_t*>(d.base) + d.ascii_at),
+        flags(reinterpret_cast<const uint8_t*>(d.base) + d.flags_at),
+        trans(reinterpret_cast<const uint16_t*>(reinterpret_cast<const uint8_t*>(d.base) + d.trans_at)),
+        classes(d.classes) {}
+  GPUDF_HD uint32_t next(uint32_t st, uint32_t c) const { return trans[int64_t(st) * classes + c]; }
+};
+
 /// True when s[0, n) has a match. d.base must be set.
 GPUDF_HD inline bool dfa_matches(const DfaView& d, const char* s, int64_t n) {
-  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(d.base);
-  const uint8_t* ascii = bytes + d.ascii_at;
-  const uint8_t* flags = bytes + d.flags_at;
-  const uint16_t* trans = reinterpret_cast<const uint16_t*>(bytes + d.trans_at);
-  const int32_t classes = d.classes;
+  const DfaTables t(d);
   uint32_t st = uint32_t(d.start);
   for (int64_t pos = 0; pos < n;) {
     if (st < 2) return st == 0;  // the absorbing states: 0 match, 1 dead (see dfa.cpp)
@@ -74,7 +84,7 @@ GPUDF_HD inline bool dfa_matches(const DfaView& d, const char* s, int64_t n) {
     const uint8_t b = uint8_t(s[pos]);
     uint32_t c;
     if (b < 0x80) {
-      c = ascii[b];
+      c = t.ascii[b];
       ++pos;
     } else {
       int32_t len;
@@ -83,26 +93,22 @@ GPUDF_HD inline bool dfa_matches(const DfaView& d, const char* s, int64_t n) {
       pos += len;
       c = dfa_class_of(d, cp, valid);
     }
-    st = trans[int64_t(st) * classes + c];
+    st = t.next(st, c);
   }
-  return (flags[st] & (kDfaMatch | kDfaEnd)) != 0;
+  return (t.flags[st] & (kDfaMatch | kDfaEnd)) != 0;
 }
 
 /// The offset where the leftmost match in s[0, n) starts, or -1: the leftmost-start DFA (see
 /// build_start_dfa) walked from n down to 0, keeping the last position whose state is flagged.
 GPUDF_HD inline int64_t dfa_leftmost_start(const DfaView& d, const char* s, int64_t n) {
-  const uint8_t* bytes = reinterpret_cast<const uint8_t*>(d.base);
-  const uint8_t* ascii = bytes + d.ascii_at;
-  const uint8_t* flags = bytes + d.flags_at;
-  const uint16_t* trans = reinterpret_cast<const uint16_t*>(bytes + d.trans_at);
-  const int32_t classes = d.classes;
+  const DfaTables t(d);
   uint32_t st = uint32_t(d.start);
   int64_t best = -1;
   for (int64_t pos = n; pos > 0;) {
     const uint8_t b = uint8_t(s[pos - 1]);
     uint32_t c;
     if (b < 0x80) {
-      c = ascii[b];
+      c = t.ascii[b];
       --pos;
     } else {
       int32_t len;
@@ -111,8 +117,8 @@ GPUDF_HD inline int64_t dfa_leftmost_start(const DfaView& d, const char* s, int6
       pos -= len;
       c = dfa_class_of(d, cp, valid);
     }
-    st = trans[int64_t(st) * classes + c];
-    if (flags[st] & kDfaMatch) best = pos;
+    st = t.next(st, c);
+    if (t.flags[st] & kDfaMatch) best = pos;
   }
   return best;
 }
