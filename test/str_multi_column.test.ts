@@ -6,18 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { col, DataFrame, Series } from "../src/index.js";
 import { expectCode } from "./helpers.js";
-import { uniform } from "./support/random.js";
+import { randomTexts } from "./support/random.js";
 
 const ALPHABET = ["a", "b", "_", "_", "-", "--", "é", "日", "🦀", " ", "x"];
 
-function randomStrings(n: number, seed: number): (string | null)[] {
-  const r = uniform(seed);
-  return Array.from({ length: n }, () => {
-    if (r() < 0.07) return null;
-    const len = Math.floor(r() * 10);
-    return Array.from({ length: len }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join("");
-  });
-}
+const randomStrings = (n: number, seed: number) => randomTexts(n, seed, ALPHABET, 9);
 
 /** The fields of one string: `count` pieces cut at `by`; the last the rest when `restLast`. */
 function fieldsRef(s: string | null, by: string, count: number, inclusive: boolean, restLast: boolean): (string | null)[] {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { col, concatStr, DataFrame, format, lit } from "../src/index.js";
 import { expectCode } from "./helpers.js";
-import { uniform } from "./support/random.js";
+import { randomTexts } from "./support/random.js";
 
 const WS = /^[\s\u0085]+|[\s\u0085]+$/gu; // JS \s is White_Space plus U+FEFF; U+FEFF is not used below
 const cps = (s: string) => Array.from(s);
@@ -12,14 +12,7 @@ const cps = (s: string) => Array.from(s);
 
 const ALPHABET = [" ", " ", "\t", "\n", "\u00a0", "\u3000", "\u2009", "a", "b", "x", "-", "_", "é", "日", "🦀", "Ω", "0", "7", "+", "-"];
 
-function randomStrings(n: number, seed: number): (string | null)[] {
-  const r = uniform(seed);
-  return Array.from({ length: n }, () => {
-    if (r() < 0.07) return null;
-    const len = Math.floor(r() * 9);
-    return Array.from({ length: len }, () => ALPHABET[Math.floor(r() * ALPHABET.length)]).join("");
-  });
-}
+const randomStrings = (n: number, seed: number) => randomTexts(n, seed, ALPHABET, 8);
 
 function stripSet(s: string, set: string, start: boolean, end: boolean): string {
   const chars = cps(s);

@@ -36,6 +36,19 @@ export function uniform(seed: number): () => number {
   return () => r.next();
 }
 
+/**
+ * n random strings of 0..maxLen units drawn from `alphabet`, about 7 % null; the same seed gives
+ * the same strings.
+ */
+export function randomTexts(n: number, seed: number, alphabet: readonly string[], maxLen: number): (string | null)[] {
+  const r = uniform(seed);
+  return Array.from({ length: n }, () => {
+    if (r() < 0.07) return null;
+    const len = Math.floor(r() * (maxLen + 1));
+    return Array.from({ length: len }, () => alphabet[Math.floor(r() * alphabet.length)]).join("");
+  });
+}
+
 export interface ColumnSpec {
   name: string;
   dtype: DType;
