@@ -2,8 +2,9 @@
 // Rewrites one .cu file for the CUDA simulator build (GPUDF_CUDA_SIM=ON): g++ cannot parse
 // kernel<<<grid, block, shmem, stream>>>(args), so each launch becomes a call of
 // ::cuda_sim::launch(::cuda_sim::config(grid, block, shmem, stream), "file.cu:kernel",
-// [](auto&&... a) { kernel(a...); }, args), and each `extern __shared__ T name[];` becomes a
-// pointer to the block's dynamic shared memory. Line breaks are kept and a #line directive names
+// [](auto&&... a) { kernel(a...); }, args), each `extern __shared__ T name[];` becomes a
+// pointer to the block's dynamic shared memory and each `__shared__ T name[n];` a reference into
+// its static shared memory. Line breaks are kept and a #line directive names
 // the .cu, so diagnostics, debuggers and sanitizers point at the original source.
 //
 //   node scripts/cuda-sim-rewrite.mjs INPUT.cu OUTPUT.cpp KEY-PATH
@@ -114,6 +115,30 @@ for (const m of src.matchAll(sharedRe)) {
   const lines = m[0].replace(/[^\n]/g, '');
   edits.push([m.index, m.index + m[0].length,
     `${type}* const ${m[2]} = static_cast<${type}*>(::cuda_sim::dynamic_shared_memory());${lines}`]);
+}
+
+// A static `__shared__ T name[dims];` (inside a function) becomes a reference into the running
+// block's static shared memory, which the simulator poisons per block as the GPU leaves it
+// undefined; a thread_local would carry one block's values into the next.
+const staticRe = /(?<!extern\s+)__shared__\s+([^;{}()=]*?(?:__align__\s*\(\s*\d+\s*\))?[^;{}()=]*?)\s*\b([A-Za-z_]\w*)\s*((?:\[[^\];]*\]\s*)*);/g;
+const braceDepth = (pos) => {
+  let d = 0;
+  for (let i = 0; i < pos; i++) if (code[i]) d += src[i] === '{' ? 1 : src[i] === '}' ? -1 : 0;
+  return d;
+};
+for (const m of src.matchAll(staticRe)) {
+  if (!code[m.index]) continue;
+  const type = m[1].replace(/__align__\s*\(\s*\d+\s*\)/g, '').trim();
+  if (!type || /,/.test(type.replace(/<[^<>]*>/g, ''))) fail(m.index, 'one __shared__ variable per declaration, please');
+  if (braceDepth(m.index) === 0) fail(m.index, '__shared__ at namespace scope is not supported by the simulator');
+  const key = `cuda_sim_shared_key_${m[2]}`;
+  const lines = m[0].replace(/[^\n]/g, '');
+  edits.push([m.index, m.index + m[0].length,
+    `static const char ${key} = 0; auto& ${m[2]} = ::cuda_sim::static_shared<${type}${m[3].trim()}>(&${key});${lines}`]);
+}
+
+for (let at = findCode('__shared__', 0); at >= 0; at = findCode('__shared__', at + 1)) {
+  if (!edits.some(([s, e]) => at >= s && at < e)) fail(at, 'a __shared__ declaration the simulator cannot rewrite');
 }
 
 edits.sort((a, b) => a[0] - b[0]);

@@ -14,9 +14,9 @@
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __restrict__ __restrict
-// Per block: blocks of one launch run one after another on a host thread, so a thread_local
-// variable is one block's shared memory. `extern __shared__` arrays (dynamic shared memory) are
-// rewritten by scripts/cuda-sim-rewrite.mjs into a pointer to the launch's dynamic buffer.
+// scripts/cuda-sim-rewrite.mjs rewrites every __shared__ declaration: `extern __shared__` arrays
+// into a pointer to the block's dynamic shared memory, static ones into a reference into its
+// static shared memory (both poisoned per block). The macro only keeps other uses compiling.
 #define __shared__ static thread_local
 #define __constant__
 #define __managed__

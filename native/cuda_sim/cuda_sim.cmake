@@ -3,7 +3,8 @@
 # with native/cuda_sim/ ahead on the include path (cuda_runtime.h, CUB's device algorithms) and
 # the toolkit's own Thrust on its CPP device system. Included by the top-level CMakeLists.txt.
 #
-# GPUDF_CUDA_SIM_SANITIZE: e.g. "address,undefined"; instruments every target of this build.
+# GPUDF_CUDA_SIM_SANITIZE: e.g. "address,undefined" or "thread"; instruments every target of this
+# build.
 
 set(GPUDF_CUDA_SIM_SANITIZE "" CACHE STRING "-fsanitize= list for the simulated build")
 if(GPUDF_CUDA_SIM_SANITIZE)
@@ -52,6 +53,14 @@ endfunction()
 file(GLOB GPUDF_CUDA_SOURCES CONFIGURE_DEPENDS native/core/cuda/*.cu native/ops/*/*.cu native/io/*.cu)
 gpudf_cuda_sim_rewrite(GPUDF_CUDA_SIM_GENERATED ${GPUDF_CUDA_SOURCES})
 file(GLOB GPUDF_CUDA_SIM_RUNTIME CONFIGURE_DEPENDS ${GPUDF_CUDA_SIM_DIR}/*.cpp)
+if(GPUDF_CUDA_SIM_SANITIZE MATCHES "thread")
+  # Under ThreadSanitizer the scheduler gives every simulated CUDA thread a TSan context of its
+  # own and switches between them itself: its own bookkeeping, and the fibers' stack switches,
+  # are not instrumented (tsan.hpp).
+  set_source_files_properties(${GPUDF_CUDA_SIM_DIR}/scheduler.cpp ${GPUDF_CUDA_SIM_DIR}/warp.cpp
+    ${GPUDF_CUDA_SIM_DIR}/fiber.cpp
+    PROPERTIES COMPILE_OPTIONS "-fno-sanitize=thread" COMPILE_DEFINITIONS CUDA_SIM_TSAN=1)
+endif()
 list(APPEND GPUDF_CORE_SOURCES ${GPUDF_CUDA_SIM_GENERATED} ${GPUDF_CUDA_SIM_RUNTIME})
 
 # The simulator's own tests, linked into gpudf_native_tests (suite cuda_sim).

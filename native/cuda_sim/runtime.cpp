@@ -4,12 +4,14 @@
 // error state, the launch counter and its report (GPUDF_CUDA_SIM_REPORT).
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -73,14 +75,28 @@ std::size_t total_memory() {
   return bytes;
 }
 
-bool device_memory(const void* p, std::size_t bytes) {
-  const auto a = reinterpret_cast<uintptr_t>(p);
+/// The live device allocation starting at or below `a` (its start and size), if any.
+std::optional<std::pair<uintptr_t, std::size_t>> allocation_below(uintptr_t a) {
   Memory& m = memory();
   std::lock_guard<std::mutex> lock(m.mu);
   auto it = m.live.upper_bound(a);
-  if (it == m.live.begin()) return false;
+  if (it == m.live.begin()) return std::nullopt;
   --it;
-  return a >= it->first && a + bytes <= it->first + it->second;
+  return *it;
+}
+
+bool device_memory(const void* p, std::size_t bytes) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const auto al = allocation_below(a);
+  return al && a + bytes <= al->first + al->second;
+}
+
+/// True when p lies inside a live device allocation: not just past its end, where an unrelated
+/// host allocation may start (allocators without redzones pack them so).
+bool inside_device_memory(const void* p) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  const auto al = allocation_below(a);
+  return al && a - al->first < std::max<std::size_t>(al->second, 1);
 }
 
 cudaError_t report(cudaError_t e, const char* call, const std::string& what) {
@@ -355,7 +371,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t n, cudaMemcp
   if (!valid_stream(stream)) return report(cudaErrorInvalidResourceHandle, "cudaMemcpyAsync", "unknown stream");
   if (!dst || !src) return report(cudaErrorInvalidValue, "cudaMemcpyAsync", "null pointer");
   const bool dst_dev = device_memory(dst, n), src_dev = device_memory(src, n);
-  const bool dst_in = device_memory(dst, 0), src_in = device_memory(src, 0);
+  const bool dst_in = inside_device_memory(dst), src_in = inside_device_memory(src);
   auto side = [](bool want_dev, bool whole, bool starts) {
     return want_dev ? whole : !starts;  // device: all n bytes in one allocation; host: not device
   };

@@ -13,6 +13,9 @@
 //    their mask names: each lane parks with its value until the last named lane arrives, which
 //    computes every lane's result and makes the others ready. A lane named in a mask that exits or
 //    waits elsewhere (a __syncthreads) leaves the warp operation incomplete: the launch fails.
+//  - built with -fsanitize=thread (CUDA_SIM_TSAN), every CUDA thread runs in a ThreadSanitizer
+//    context of its own, so accesses of two CUDA threads that no barrier, warp operation or
+//    atomic orders are reported as races (tsan.hpp).
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -20,8 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_sim/fiber.hpp"
-#include "cuda_sim/internal.hpp"
+#include "block.hpp"
+
 
 thread_local uint3 threadIdx;
 thread_local uint3 blockIdx;
@@ -30,89 +33,16 @@ thread_local dim3 gridDim;
 
 namespace cuda_sim {
 namespace detail {
-namespace {
-
-enum class State : uint8_t { NotStarted, Running, AtBarrier, AtWarp, Ready, Done };
-
-struct Fiber {
-  fiber::Context ctx;
-  fiber::Stack stack;
-  bool detached = false;  // its runner's loop ends when the current thread ends
-  bool finished = false;
-};
-
-struct Thread {
-  Fiber* fiber = nullptr;
-  State state = State::NotStarted;
-  int predicate = 0;
-  int op = 0;                  // which barrier call (__syncthreads or a reducing variant)
-  uint32_t atomics = 0;
-  uint64_t value = 0;          // a warp operation's operand, then its result
-  uint32_t arg = 0;            // a shuffle's (width << 8 | lane or delta)
-};
-
-/// A warp operation in progress: the lanes that have arrived, and what the first one asked for.
-struct Warp {
-  uint32_t arrived = 0;
-  uint32_t mask = 0;
-  int op = 0;
-};
-
-/// splitmix64: the schedules' random numbers (cheap; std::mt19937_64 showed in profiles).
-struct Rng {
-  using result_type = uint64_t;
-  uint64_t state = 0;
-  static constexpr uint64_t min() { return 0; }
-  static constexpr uint64_t max() { return ~uint64_t(0); }
-  uint64_t operator()() {
-    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-enum BarrierOp { kSync = 0, kCount = 1, kAnd = 2, kOr = 3 };
-
-struct Run {
-  const char* kernel;
-  ThreadFn fn;
-  void* body;
-  unsigned threads;                 // per block
-  std::vector<unsigned> order;      // phase 0's thread order
-  unsigned next_pos = 0;            // next position of `order` a runner starts
-  std::vector<Thread> slots;
-  std::vector<uint3> coords;        // threadIdx of each linear thread index
-  std::vector<unsigned> waiting;    // at the barrier, in arrival order
-  std::vector<Warp> warps;          // per warp of 32 lanes (linear thread index / 32)
-  unsigned at_warp = 0;             // threads parked in a warp operation
-  std::vector<unsigned> ready;      // resumable (barrier opened, or yielded) from ready_head on
-  std::size_t ready_head = 0;
-  unsigned finished = 0;
-  unsigned current = 0;
-  int barrier_count = 0;
-  bool failed = false;
-  Rng rng;
-  fiber::Context sched;
-  std::vector<Fiber*> spare;        // idle fibers, each with its stack
-  std::vector<unsigned char> shared;  // dynamic shared memory
-  ~Run() {
-    for (Fiber* f : spare) {
-      fiber::free_stack(f->stack);
-      delete f;
-    }
-  }
-};
 
 thread_local Run* t_run = nullptr;
+
+namespace {
+
 // One per host thread, reused by its launches (a launch never nests in another): the fibers keep
 // their stacks, so a launch allocates nothing once the thread has run a block of its size.
 thread_local Run t_engine;
 
-inline void set_thread(Run& r, unsigned t) {
-  r.current = t;
-  threadIdx = r.coords[t];
-}
+}  // namespace
 
 void fail(Run& r, const std::string& what) {
   if (r.failed) return;
@@ -122,6 +52,8 @@ void fail(Run& r, const std::string& what) {
   fail_execution(cudaErrorLaunchFailure, std::string(r.kernel) + ": " + what + where);
 }
 
+namespace {
+
 Fiber* next_fiber(Run& r);
 void retire(Run& r, Fiber* f);
 
@@ -130,19 +62,26 @@ void retire(Run& r, Fiber* f);
   Run& r = *t_run;
   fiber::Context from;
   fiber::on_fiber_start(from);
-  while (!f->detached && r.next_pos < r.threads) {
+  // Under TSan a runner runs one thread: the one whose stack it was given.
+  for (bool once = false; !f->detached && r.next_pos < r.threads && !once; once = TsanHooks::kActive) {
     const unsigned t = r.order[r.next_pos++];
     set_thread(r, t);
     Thread& th = r.slots[t];
     th.fiber = f;
     th.state = State::Running;
+    r.tsan.start_thread(t);
     try {
       r.fn(r.body);
     } catch (const std::exception& e) {
+      r.tsan.leave();
       fail(r, std::string("a C++ exception escaped a thread: ") + e.what());
+      r.tsan.enter(t);
     } catch (...) {
+      r.tsan.leave();
       fail(r, "a C++ exception escaped a thread");
+      r.tsan.enter(t);
     }
+    r.tsan.end_thread();
     r.slots[r.current].state = State::Done;
     ++r.finished;
   }
@@ -163,8 +102,9 @@ Fiber* new_runner(Run& r) {
     fiber::reset_stack(f->stack);
   } else {
     f = new Fiber;
-    f->stack = fiber::acquire_stack();
+    if (!TsanHooks::kActive) f->stack = fiber::acquire_stack();
   }
+  if (TsanHooks::kActive) f->stack = r.tsan.stack_for(r.order[r.next_pos]);  // the thread it will run
   f->detached = false;
   f->finished = false;
   fiber::make_context(f->ctx, f->stack, &runner_main, f);
@@ -173,8 +113,8 @@ Fiber* new_runner(Run& r) {
 
 void retire(Run& r, Fiber* f) { r.spare.push_back(f); }
 
-/// Called on a thread's fiber: parks it (it keeps the fiber) and switches straight to whatever
-/// runs next; the scheduler's own context only runs when the block is done or has failed.
+}  // namespace
+
 void park(Run& r) {
   Fiber* f = r.slots[r.current].fiber;
   f->detached = true;
@@ -182,6 +122,8 @@ void park(Run& r) {
   if (next == f) return;  // this thread is the next to run (threadIdx is set)
   fiber::switch_to(f->ctx, next ? next->ctx : r.sched);
 }
+
+namespace {
 
 void permutation(std::vector<unsigned>& p, unsigned n, Order order, Rng& rng) {
   p.resize(n);
@@ -211,6 +153,7 @@ bool open_barrier(Run& r) {
     count += r.slots[t].predicate != 0;
   }
   r.barrier_count = count;
+  r.tsan.barrier_opened();
   // No thread finished, so all of them wait: resume them in the schedule's order (random picks
   // at random from the ready list anyway).
   if (schedule().order != Order::Random) r.waiting = r.order;
@@ -262,13 +205,25 @@ void run_block(Run& r) {
   r.ready.clear();
   r.ready_head = 0;
   if (schedule().order == Order::Random) std::shuffle(r.order.begin(), r.order.end(), r.rng);
-  if (!r.shared.empty()) std::memset(r.shared.data(), kPoisonFresh, r.shared.size());
+  if (TsanHooks::kActive) {
+    // Fresh memory per block: its reuse by the next block is no race (tsan.hpp).
+    unsigned char* m = r.tsan.begin_block(r.threads, r.warps.size(), r.shared.size(), r.static_at + r.static_used,
+                                          kPoisonFresh);
+    r.dynamic_shared = m;
+    r.static_shared = m + r.static_at;
+  } else {
+    std::memset(r.dynamic_shared, kPoisonFresh, r.dynamic_bytes);
+    std::memset(r.static_shared, kPoisonFresh, r.static_used);
+  }
   // The fibers hand control to each other; back here when no thread can run.
   while (Fiber* f = next_fiber(r)) fiber::switch_to(r.sched, f->ctx);
   if (!r.failed) return;
   // Failed: the parked threads are abandoned where they stand (their frames hold no resources).
   for (Thread& t : r.slots) {
     if (t.state == State::AtBarrier || t.state == State::AtWarp || t.state == State::Ready) {
+      // What it did comes before the host thread's next step, as a finished thread's does.
+      r.tsan.enter(unsigned(&t - r.slots.data()));
+      r.tsan.end_thread();
       fiber::reset_stack(t.fiber->stack);
       retire(r, t.fiber);
       t.state = State::Done;
@@ -314,12 +269,19 @@ void launch(const LaunchConfig& cfg, const char* kernel, ThreadFn fn, void* body
   for (unsigned t = 0, bx = cfg.block.x, by = cfg.block.y; t < r.threads; ++t)
     r.coords[t] = uint3{t % bx, (t / bx) % by, t / (bx * by)};
   permutation(r.order, r.threads, schedule().order, r.rng);
-  r.shared.resize(cfg.shmem);
+  r.dynamic_bytes = cfg.shmem;
+  r.static_at = (cfg.shmem + 15) / 16 * 16;
+  r.shared.resize(r.static_at + kStaticSharedBytes);
+  r.dynamic_shared = r.shared.data();
+  r.static_shared = r.shared.data() + r.static_at;
+  r.statics.clear();
+  r.static_used = 0;
   const uint3 saved_thread = threadIdx, saved_block = blockIdx;
   const dim3 saved_bdim = blockDim, saved_gdim = gridDim;
   blockDim = cfg.block;
   gridDim = cfg.grid;
   fiber::init_host_context(r.sched);
+  r.tsan.begin_launch();
   t_run = &r;
   const uint64_t gx = cfg.grid.x, gy = cfg.grid.y, blocks = gx * gy * cfg.grid.z;
   const Order order = schedule().order;
@@ -331,6 +293,7 @@ void launch(const LaunchConfig& cfg, const char* kernel, ThreadFn fn, void* body
     run_block(r);
   }
   t_run = nullptr;
+  r.tsan.end_launch();
   threadIdx = saved_thread;
   blockIdx = saved_block;
   blockDim = saved_bdim;
@@ -345,7 +308,31 @@ bool check_pointer_argument(const char* kernel, int index, const void* p) {
   return false;
 }
 
-void* current_shared() { return t_run ? t_run->shared.data() : nullptr; }
+void* current_shared() { return t_run ? t_run->dynamic_shared : nullptr; }
+
+void* static_shared(const void* key, std::size_t size, std::size_t align) {
+  Run* r = t_run;
+  if (!r) {
+    std::fprintf(stderr, "cuda_sim: a __shared__ variable was used outside a kernel\n");
+    std::abort();
+  }
+  for (const Run::StaticShared& v : r->statics)
+    if (v.key == key) return r->static_shared + v.offset;
+  // The declaration's first run in this launch: its place, poisoned in this block (later blocks
+  // poison it with the rest).
+  const std::size_t offset = (r->static_used + align - 1) / align * align;
+  if (offset + size > kStaticSharedBytes) {
+    std::fprintf(stderr, "cuda_sim: %s: static __shared__ variables need more than %zu bytes\n", r->kernel,
+                 kStaticSharedBytes);
+    std::abort();
+  }
+  r->tsan.ignore_begin();
+  r->statics.push_back({key, offset});
+  r->static_used = offset + size;
+  std::memset(r->static_shared + offset, kPoisonFresh, size);
+  r->tsan.ignore_end();
+  return r->static_shared + offset;
+}
 
 void atomic_point() {
   Run* r = t_run;
@@ -355,9 +342,11 @@ void atomic_point() {
   // thread to progress); random yields one atomic in four, to interleave read-modify-writes.
   const bool yield = schedule().order == Order::Random ? (r->rng() & 3) == 0 : (++th.atomics & 63) == 0;
   if (!yield) return;
+  r->tsan.leave();  // before the bookkeeping: its allocations are the scheduler's
   th.state = State::Ready;
   r->ready.push_back(r->current);
   park(*r);
+  r->tsan.enter(r->current);
 }
 
 int barrier(int predicate, int op) {
@@ -366,6 +355,8 @@ int barrier(int predicate, int op) {
     std::fprintf(stderr, "cuda_sim: __syncthreads called outside a kernel\n");
     std::abort();
   }
+  char* sync = r->tsan.barrier_sync();
+  r->tsan.arrive(sync);
   Thread& th = r->slots[r->current];
   th.state = State::AtBarrier;
   th.predicate = predicate;
@@ -373,6 +364,7 @@ int barrier(int predicate, int op) {
   r->waiting.push_back(r->current);
   park(*r);
   const int n = r->barrier_count;
+  r->tsan.depart(r->current, sync);
   switch (op) {
     case kCount: return n;
     case kAnd: return n == int(r->threads);
@@ -382,141 +374,12 @@ int barrier(int predicate, int op) {
 }
 
 
-namespace {
-
-/// The value lane `src` contributed, or poison when that lane is not in the operation's mask
-/// (reading an inactive lane is undefined on the GPU).
-uint64_t lane_value(const uint64_t* in, uint32_t mask, unsigned src) {
-  return mask >> src & 1 ? in[src] : 0xA5A5A5A5A5A5A5A5ull;
-}
-
-/// Every named lane's result, once all of them have arrived (operands are read from a copy:
-/// the results overwrite them lane by lane).
-void complete_warp(Run& r, unsigned w) {
-  Warp& wp = r.warps[w];
-  const unsigned base = w * 32;
-  const uint32_t mask = wp.mask;
-  uint64_t in[32];
-  for (unsigned l = 0; l < 32; ++l) in[l] = mask >> l & 1 ? r.slots[base + l].value : 0;
-  uint32_t ballot = 0;
-  for (unsigned l = 0; l < 32; ++l) ballot |= uint32_t(mask >> l & 1 && in[l] != 0) << l;
-  uint32_t red = 0;
-  bool first = true;
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(mask >> l & 1)) continue;
-    const uint32_t u = uint32_t(in[l]);
-    switch (wp.op) {
-      case kWarpReduceAdd: red += u; break;
-      case kWarpReduceMinU: red = first || u < red ? u : red; break;
-      case kWarpReduceMaxU: red = first || u > red ? u : red; break;
-      case kWarpReduceMinI: red = first || int32_t(u) < int32_t(red) ? u : red; break;
-      case kWarpReduceMaxI: red = first || int32_t(u) > int32_t(red) ? u : red; break;
-      case kWarpReduceAnd: red = first ? u : red & u; break;
-      case kWarpReduceOr: red |= u; break;
-      case kWarpReduceXor: red ^= u; break;
-      default: break;
-    }
-    first = false;
-  }
-  for (unsigned l = 0; l < 32; ++l) {
-    if (!(mask >> l & 1)) continue;
-    const uint32_t arg = r.slots[base + l].arg;
-    const unsigned width = arg >> 8, delta = arg & 0xff;
-    const unsigned seg = l & ~(width - 1), pos = l & (width - 1);
-    uint64_t out = 0;
-    switch (wp.op) {
-      case kWarpShfl: out = lane_value(in, mask, seg + (delta & (width - 1))); break;
-      case kWarpShflUp: out = pos >= delta ? lane_value(in, mask, l - delta) : in[l]; break;
-      case kWarpShflDown: out = pos + delta < width ? lane_value(in, mask, l + delta) : in[l]; break;
-      case kWarpShflXor: {
-        const unsigned src = l ^ delta;
-        out = src >= seg + width ? in[l] : lane_value(in, mask, src);
-        break;
-      }
-      case kWarpBallot: out = ballot; break;
-      case kWarpAny: out = ballot != 0; break;
-      case kWarpAll: out = ballot == mask; break;
-      case kWarpMatchAny: {
-        uint32_t m = 0;
-        for (unsigned k = 0; k < 32; ++k) m |= uint32_t(mask >> k & 1 && in[k] == in[l]) << k;
-        out = m;
-        break;
-      }
-      case kWarpSync: break;
-      default: out = red; break;
-    }
-    r.slots[base + l].value = out;
-  }
-  for (unsigned l = 0; l < 32; ++l) {
-    const unsigned t = base + l;
-    if (mask >> l & 1 && t != r.current) {
-      r.slots[t].state = State::Ready;
-      r.ready.push_back(t);
-      --r.at_warp;
-    }
-  }
-  wp = Warp{};
-}
-
-/// Parks the failing thread so the block ends (its frame is abandoned like a barrier's).
-uint64_t fail_warp(Run& r, const std::string& what) {
-  fail(r, what);
-  r.slots[r.current].state = State::AtBarrier;
-  park(r);
-  return 0;
-}
-
-}  // namespace
-
-uint64_t warp_op(int op, uint32_t mask, uint64_t value, uint32_t arg) {
-  Run* r = t_run;
-  if (!r) {
-    std::fprintf(stderr, "cuda_sim: a warp operation was called outside a kernel\n");
-    std::abort();
-  }
-  const unsigned t = r->current, lane = t & 31, w = t >> 5;
-  const unsigned lanes = std::min(32u, r->threads - w * 32);
-  const uint32_t present = lanes == 32 ? ~0u : (1u << lanes) - 1;
-  const std::string where = " (warp " + std::to_string(w) + ", lane " + std::to_string(lane) + ")";
-  if (!(mask >> lane & 1)) return fail_warp(*r, "a warp operation's mask does not name the calling lane" + where);
-  if (mask & ~present) return fail_warp(*r, "a warp operation's mask names lanes that do not exist" + where);
-  const unsigned width = arg >> 8;
-  if (width == 0 || width > 32 || (width & (width - 1)) != 0)
-    return fail_warp(*r, "a shuffle's width is not a power of two up to 32" + where);
-  Warp& wp = r->warps[w];
-  if (wp.arrived == 0) {
-    wp.op = op;
-    wp.mask = mask;
-  } else if (wp.op != op || wp.mask != mask) {
-    return fail_warp(*r, "divergent warp operation: lanes of a warp wait in different operations or masks" + where);
-  }
-  Thread& th = r->slots[t];
-  th.value = value;
-  th.arg = arg;
-  wp.arrived |= 1u << lane;
-  if (wp.arrived == mask) {
-    complete_warp(*r, w);
-    return th.value;
-  }
-  th.state = State::AtWarp;
-  ++r->at_warp;
-  park(*r);
-  return th.value;
-}
-
-uint32_t active_mask() {
-  Run* r = t_run;
-  if (!r) return 0;
-  const unsigned w = r->current >> 5;
-  uint32_t m = 0;
-  for (unsigned l = 0; l < 32 && w * 32 + l < r->threads; ++l)
-    m |= uint32_t(r->slots[w * 32 + l].state != State::Done) << l;
-  return m;
-}
-
 }  // namespace detail
 
 void* dynamic_shared_memory() { return detail::current_shared(); }
+void* static_shared_memory(const void* key, std::size_t size, std::size_t align) {
+  return detail::static_shared(key, size, align);
+}
 
 }  // namespace cuda_sim
 

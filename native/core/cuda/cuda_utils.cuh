@@ -3,6 +3,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cuda/atomic>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -31,6 +33,19 @@ inline int grid_for(int64_t n) {
 #define GPUDF_GRID_STRIDE(i, n)                                                  \
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < (n); \
        i += int64_t(gridDim.x) * blockDim.x)
+
+/// Relaxed atomic reads and writes of words that threads share with no ordering between them: a
+/// slot that others fill with atomicCAS, a flag many threads set. Plain accesses there are data
+/// races in CUDA's memory model (GPUs tolerate them, but the compiler may cache or tear them), and
+/// ThreadSanitizer reports them in the simulator's TSan build.
+template <typename T>
+__device__ __forceinline__ T atomic_load_relaxed(const T* p) {
+  return cuda::atomic_ref<T, cuda::thread_scope_device>(*const_cast<T*>(p)).load(cuda::std::memory_order_relaxed);
+}
+template <typename T>
+__device__ __forceinline__ void atomic_store_relaxed(T* p, T v) {
+  cuda::atomic_ref<T, cuda::thread_scope_device>(*p).store(v, cuda::std::memory_order_relaxed);
+}
 
 /// One value in device memory, zero-initialised; value() copies it back after the stream drains.
 template <typename T>

@@ -25,6 +25,13 @@ inline LaunchConfig config(dim3 grid, dim3 block, std::size_t shmem = 0, cudaStr
 
 /// The running block's dynamic shared memory (the launch's shmem bytes, poisoned per block).
 void* dynamic_shared_memory();
+/// The running block's copy of the static `__shared__` variable whose declaration owns `key`
+/// (scripts/cuda-sim-rewrite.mjs): laid out at its first use in the launch, poisoned per block.
+void* static_shared_memory(const void* key, std::size_t size, std::size_t align);
+template <typename T>
+T& static_shared(const void* key) {
+  return *static_cast<T*>(static_shared_memory(key, sizeof(T), alignof(T)));
+}
 
 namespace detail {
 using ThreadFn = void (*)(void* body);

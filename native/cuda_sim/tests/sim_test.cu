@@ -14,42 +14,13 @@
 #include <string>
 #include <vector>
 
-#include "cuda_sim/testing.hpp"
+#include "sim_helpers.hpp"
 #include "tests/testing.hpp"
 
 using namespace gpudf::testing;
+using namespace cuda_sim::test;
 
 namespace {
-
-const char* const kSchedules[] = {"forward", "reverse", "random:7", "random:12345"};
-
-/// Sets a schedule for the scope of a test, restoring the environment's afterwards.
-struct ScheduleScope {
-  explicit ScheduleScope(const char* spec) { cuda_sim::set_schedule(spec); }
-  ~ScheduleScope() {
-    const char* env = std::getenv("GPUDF_CUDA_SIM_SCHEDULE");
-    cuda_sim::set_schedule(env ? env : "forward");
-  }
-};
-
-template <typename T>
-T* device_alloc(std::size_t n) {
-  void* p = nullptr;
-  if (cudaMallocAsync(&p, n * sizeof(T), nullptr) != cudaSuccess) throw std::bad_alloc();
-  return static_cast<T*>(p);
-}
-template <typename T>
-T* to_device(const std::vector<T>& v) {
-  T* d = device_alloc<T>(v.size());
-  cudaMemcpyAsync(d, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, nullptr);
-  return d;
-}
-template <typename T>
-std::vector<T> to_host(const T* d, std::size_t n) {
-  std::vector<T> v(n);
-  cudaMemcpyAsync(v.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost, nullptr);
-  return v;
-}
 
 constexpr int kThreads = 256;
 
@@ -89,14 +60,14 @@ __global__ void atomics_kernel(int* i32, unsigned long long* u64, float* f32, do
   atomicMin(lo, (long long)g - 1000);
   atomicMax(hi, (long long)g * 3);
   atomicOr(bits + (g / 32) % 4, 1u << (g % 32));
-  int old = *cas_counter, seen;
+  int old = atomicAdd(cas_counter, 0), seen;  // an atomic read: a plain one races the CAS
   while ((seen = atomicCAS(cas_counter, old, old + 1)) != old) old = seen;
 }
 
 __global__ void reverse_in_dynamic_shared(const int* in, int* out, int* first_read) {
   extern __shared__ int dyn[];
   const unsigned t = threadIdx.x;
-  if (t == 0) *first_read = dyn[0];  // before any write: the block's fresh (poisoned) memory
+  if (t == 0) first_read[blockIdx.x] = dyn[0];  // before any write: the block's fresh (poisoned) memory
   __syncthreads();
   dyn[t] = in[blockIdx.x * blockDim.x + t];
   __syncthreads();
@@ -301,7 +272,7 @@ TEST(cuda_sim, dynamic_shared_memory_is_per_block_and_poisoned) {
   std::iota(h.begin(), h.end(), 0);
   int* in = to_device(h);
   int* out = device_alloc<int>(n);
-  int* first = device_alloc<int>(1);
+  int* first = device_alloc<int>(blocks);
   for (const char* s : kSchedules) {
     ScheduleScope scope(s);
     reverse_in_dynamic_shared<<<blocks, threads, threads * sizeof(int)>>>(in, out, first);
@@ -309,7 +280,7 @@ TEST(cuda_sim, dynamic_shared_memory_is_per_block_and_poisoned) {
     std::vector<int> got = to_host(out, n);
     for (int b = 0; b < blocks; ++b)
       for (int t = 0; t < threads; ++t) EXPECT_EQ(got[b * threads + t], b * threads + threads - 1 - t);
-    EXPECT_EQ(unsigned(to_host(first, 1)[0]), 0xA5A5A5A5u);
+    for (int f : to_host(first, blocks)) EXPECT_EQ(unsigned(f), 0xA5A5A5A5u);
   }
   for (int* p : {in, out, first}) cudaFreeAsync(p, nullptr);
 }

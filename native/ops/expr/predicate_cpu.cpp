@@ -111,7 +111,9 @@ inline uint8_t holds3(int c) {
 // The comparison loops are built twice, for AVX2 and for the x86-64 baseline, and the loader
 // picks one by the CPU (an ifunc): with SSE2 alone GCC cannot vectorise a double (or int64)
 // comparison into a byte mask, and these loops are most of a selective filter's time.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Not under ThreadSanitizer: the loader runs ifunc resolvers before the TSan runtime starts, and
+// an instrumented resolver then crashes the program at load.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(__SANITIZE_THREAD__)
 #define GPUDF_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define GPUDF_SIMD_CLONES

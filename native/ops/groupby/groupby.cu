@@ -86,7 +86,7 @@ __global__ void insert_kernel(const ColumnView* keys, int32_t nkeys, int64_t n, 
     }
     const uint64_t h = hashes[i];
     for (uint64_t s = h & mask;; s = (s + 1) & mask) {
-      unsigned long long cur = slots[s];
+      unsigned long long cur = atomic_load_relaxed(&slots[s]);
       if (cur == ~0ULL) {
         cur = atomicCAS(&slots[s], ~0ULL, static_cast<unsigned long long>(i));
         if (cur == ~0ULL) {

@@ -53,10 +53,10 @@ __global__ void probe_count_kernel(const ColumnView* bk, const ColumnView* pk, i
       if (s != 0) head = slot_row(s);
     }
     heads[i] = head;
-    if (head == kNoRow) *missing = 1;
+    if (head == kNoRow) atomic_store_relaxed(missing, 1);
     counts[i] = probe_count(head, next, kind);
     if (matched)
-      for (uint32_t r = head; r != kNoRow; r = next[r]) matched[r] = 1;
+      for (uint32_t r = head; r != kNoRow; r = next[r]) atomic_store_relaxed(&matched[r], uint8_t(1));
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) counts[n] = 0;
 }
