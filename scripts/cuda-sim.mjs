@@ -22,9 +22,10 @@
 // --vitest-schedule: the schedule(s) of step 3 (default: those of --schedule, or all three).
 // --no-vitest: skip steps 2 and 3. FILTER...: passed to gpudf_native_tests (test name filters)
 // and implies --no-vitest.
+// The native tests run in GPUDF_CUDA_SIM_JOBS (default 2) processes side by side (--shard).
 // Exit status: non-zero when the build or any run fails. Without the CUDA toolkit's CCCL
 // headers (Thrust) the run is skipped with a message, except under CI=true (CI builds it always).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -144,14 +145,46 @@ const env = {
   UBSAN_OPTIONS: process.env.UBSAN_OPTIONS ?? 'print_stacktrace=1:halt_on_error=1',
   TSAN_OPTIONS: process.env.TSAN_OPTIONS ?? 'halt_on_error=1:allocator_may_return_null=1',
 };
+// The native tests in `jobs` processes side by side (--shard I/N: a simulated launch runs on one
+// host thread, so one process keeps one core busy), each one's output printed whole when it ends;
+// the shards together must have run every selected test once. 0 when all passed.
+async function runNativeTests(args, runEnv) {
+  const list = spawnSync(binary, ['--list', ...args], { cwd: root, env: runEnv, encoding: 'utf8' });
+  if (list.status !== 0) {
+    process.stdout.write(list.stdout ?? '');
+    return 1;
+  }
+  const expected = list.stdout.split('\n').filter(Boolean).length;
+  const shards = Math.max(1, Math.min(Number(jobs) || 1, expected));
+  const results = await Promise.all(Array.from({ length: shards }, (_, i) => new Promise((resolve) => {
+    const child = spawn(binary, [...args, '--shard', `${i}/${shards}`], { cwd: root, env: runEnv });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('error', (e) => resolve({ code: 1, out: `cuda-sim: could not run ${binary}: ${e.message}\n` }));
+    child.on('close', (code, signal) => resolve({ code: signal ? 1 : code, out: signal ? `${out}cuda-sim: killed by ${signal}\n` : out }));
+  })));
+  let ran = 0;
+  let status = 0;
+  for (const r of results) {
+    process.stdout.write(r.out);
+    const m = r.out.match(/(\d+) passed, (\d+) failed\s*$/);
+    if (m) ran += Number(m[1]) + Number(m[2]);
+    if (r.code !== 0) status = 1;
+  }
+  if (ran !== expected) {
+    console.error(`cuda-sim: ${shards} shard(s) ran ${ran} tests; the selection has ${expected}`);
+    status = 1;
+  }
+  return status;
+}
+
 const failed = [];
 for (const schedule of schedules) {
   const t0 = Date.now();
   console.log(`cuda-sim: GPUDF_CUDA_SIM_SCHEDULE=${schedule}`);
   const skips = sanitize ? [...SANITIZE_SKIP, ...(tsan ? TSAN_SKIP : [])].flatMap((t) => ['--skip', t]) : [];
-  const status = run(binary, ['--device', 'cuda', ...skips, ...filters], {
-    env: { ...env, GPUDF_CUDA_SIM_SCHEDULE: schedule },
-  });
+  const status = await runNativeTests(['--device', 'cuda', ...skips, ...filters], { ...env, GPUDF_CUDA_SIM_SCHEDULE: schedule });
   console.log(`cuda-sim: schedule ${schedule}: ${status === 0 ? 'passed' : 'FAILED'} in ${seconds(t0)} s`);
   if (status !== 0) failed.push(schedule);
 }

@@ -1,15 +1,18 @@
 // Runs the registered native tests.
 //
-//   gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] [--run-disabled] [--skip S]... [FILTER...]
+//   gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] [--run-disabled] [--skip S]...
+//                      [--shard I/N] [FILTER...]
 //
 // FILTER: run only tests whose "suite.name" contains one of the given substrings; --skip S: leave
-// out the tests whose "suite.name" contains S.
+// out the tests whose "suite.name" contains S; --shard I/N: of those, only every Nth from the Ith
+// (N processes with I = 0 .. N-1 run each selected test once, side by side).
 // Tests named DISABLED_* (known core bugs, kept as reproducers) run only with --run-disabled.
 // --device: where tests allocate (default auto: cuda when cuda_status().available, else cpu).
 // Prints one line per failure and ends with "N passed, N failed"; exits 1 when any test failed
 // (or none matched the filter), 2 on a usage error or an unusable --device.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
@@ -58,12 +61,13 @@ namespace {
 void usage(FILE* out) {
   std::fprintf(out,
                "usage: gpudf_native_tests [--device cpu|cuda|auto] [--verbose] [--list] "
-               "[--run-disabled] [--skip S]... [FILTER...]\n"
+               "[--run-disabled] [--skip S]... [--shard I/N] [FILTER...]\n"
                "  --device        where tests allocate; auto (default): cuda when available\n"
                "  --verbose, -v   print every passing test with its time\n"
                "  --list          list the selected tests and exit\n"
                "  --run-disabled  also run DISABLED_* tests (reproducers of known core bugs)\n"
                "  --skip S        leave out tests whose suite.name contains S (repeatable)\n"
+               "  --shard I/N     of the selected tests, run those at positions I, I + N, ... (0 <= I < N)\n"
                "  FILTER          run only tests whose suite.name contains one of these\n");
 }
 
@@ -79,6 +83,7 @@ int main(int argc, char** argv) {
   using namespace gpudf::testing;
   std::string mode = "auto";
   bool verbose = false, list = false, run_disabled = false;
+  long shard = 0, shards = 1;
   std::vector<std::string> filters, skips;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -94,6 +99,15 @@ int main(int argc, char** argv) {
       run_disabled = true;
     } else if (a == "--skip" && i + 1 < argc) {
       skips.push_back(argv[++i]);
+    } else if (a == "--shard" && i + 1 < argc) {
+      char* end = nullptr;
+      const char* spec = argv[++i];
+      shard = std::strtol(spec, &end, 10);
+      shards = *end == '/' ? std::strtol(end + 1, &end, 10) : 0;
+      if (*end != 0 || shards < 1 || shard < 0 || shard >= shards) {
+        std::fprintf(stderr, "--shard must be I/N with 0 <= I < N, got '%s'\n", spec);
+        return 2;
+      }
     } else if (a == "--help" || a == "-h") {
       usage(stdout);
       return 0;
@@ -122,6 +136,11 @@ int main(int argc, char** argv) {
     for (const auto& f : filters) match = match || full.find(f) != std::string::npos;
     for (const auto& k : skips) match = match && full.find(k) == std::string::npos;
     if (match) selected.push_back(t);
+  }
+  if (shards > 1) {
+    std::vector<TestCase> mine;
+    for (std::size_t k = shard; k < selected.size(); k += std::size_t(shards)) mine.push_back(selected[k]);
+    selected.swap(mine);
   }
   if (list) {
     for (const TestCase& t : selected) std::printf("%s.%s\n", t.suite, t.name);
