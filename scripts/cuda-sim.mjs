@@ -16,7 +16,7 @@
 // tests only, under the forward schedule unless --schedule says otherwise, leaving out the few
 // tests in SANITIZE_SKIP (the slowest under the sanitizers; the unsanitized runs keep them).
 // --tsan: the same with -fsanitize=thread in build-sim-tsan/: every simulated CUDA thread is a
-// ThreadSanitizer thread (native/cuda_sim/scheduler.cpp), so a missing barrier or a non-atomic
+// ThreadSanitizer thread (native/cuda_sim/tsan.hpp), so a missing barrier or a non-atomic
 // update shared by CUDA threads is a report, and any report fails the run.
 // --schedule: run only the given schedule(s) (forward, reverse, random:SEED).
 // --vitest-schedule: the schedule(s) of step 3 (default: those of --schedule, or all three).
