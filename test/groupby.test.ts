@@ -448,3 +448,40 @@ describe("groupBy over several integer keys (one packed code on the CPU)", () =>
     });
   }
 });
+
+describe("groupBy over short-string keys (one packed code on the CPU)", () => {
+  // Strings of up to 7 bytes pack into the key code; the general store (beside a constant float
+  // key) must group alike. "", "\0", "a" and "a\0" are four groups; an 8-byte string anywhere
+  // sends the whole column to the general path.
+  const words = ["", "\0", "a", "a\0", "é", "abcdefg", "b", "zz", null];
+  const n = 2000;
+  const frame = (long: boolean) =>
+    new DataFrame({
+      s: Array.from({ length: n }, (_, i) => (long && i === n - 1 ? "abcdefgh" : words[(i * 7) % words.length]!)),
+      t: Array.from({ length: n }, (_, i) => (i % 11 === 0 ? null : ["x", "y"][i % 2]!)),
+      i: Int32Array.from({ length: n }, (_, i) => i % 3),
+      v: Float64Array.from({ length: n }, (_, i) => i),
+    });
+  for (const long of [false, true]) {
+    for (const dropNulls of [false, true]) {
+      it(`${long ? "with" : "without"} a long string, dropNulls ${dropNulls}: same groups and order as the general store`, () => {
+        const df = frame(long);
+        const general = df.withColumns(lit(0.5).alias("f"));
+        for (const keys of [["s"], ["s", "t"], ["t", "i", "s"]]) {
+          const packed = df.groupBy(keys, { maintainOrder: true, dropNulls }).agg(col("v").sum(), len());
+          const other = general.groupBy([...keys, "f"], { maintainOrder: true, dropNulls }).agg(col("v").sum(), len());
+          expect(packed.toRecords()).toEqual(other.drop("f").toRecords());
+        }
+        const one = df.groupBy("s", { maintainOrder: true, dropNulls }).agg(len());
+        const want = [...new Set(df.getColumn("s").toArray() as (string | null)[])].filter((w) => !(dropNulls && w === null));
+        expect(one.getColumn("s").toArray()).toEqual(want);
+        // large_utf8 and a slice group alike.
+        const large = df.withColumns(col("s").cast("large_utf8")).slice(5, 1500);
+        const sliced = df.slice(5, 1500);
+        expect(large.groupBy(["s", "t"], { maintainOrder: true, dropNulls }).agg(len()).getColumn("len").toArray()).toEqual(
+          sliced.withColumns(lit(0.5).alias("f")).groupBy(["s", "t", "f"], { maintainOrder: true, dropNulls }).agg(len()).getColumn("len").toArray(),
+        );
+      });
+    }
+  }
+});

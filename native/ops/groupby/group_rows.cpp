@@ -1,8 +1,9 @@
-// CPU group_rows: every row hashed once (row_hash). Up to a few hundred thousand groups, one
-// table per thread over a contiguous range of rows, merged in range order; with more, a radix
-// partition of the rows by high hash bits with one open-addressing table per partition. A table
-// keeps a single fixed-width or string key itself (no reads of the key column at a group's first
-// row). See groupby.hpp for the contract.
+// CPU group_rows: keys that are integer-like or strings of up to 7 bytes become one int64 code
+// (packed_keys) when the codes fit. Otherwise every row is hashed once (row_hash). Up to a few
+// hundred thousand groups, one table per thread over a contiguous range of rows, merged in
+// range order; with more, a radix partition of the rows by high hash bits with one
+// open-addressing table per partition. A table keeps a single fixed-width or string key itself
+// (no reads of the key column at a group's first row). See groupby.hpp for the contract.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -328,6 +329,9 @@ HostVector<int64_t> group_with_store(const Keys& keys, int64_t n, IdT* ids) {
   return group_into(keys, MultiKey{&keys, {}}, n, ids);
 }
 
+/// Longest string (bytes) a packed key holds.
+inline constexpr int64_t kShortString = 7;
+
 /// Row i of an integer-like key (bool, integers but uint64, dates, timestamps, durations) as int64.
 inline int64_t int_value(const ColumnView& c, int64_t i) {
   switch (c.type) {
@@ -343,36 +347,78 @@ inline int64_t int_value(const ColumnView& c, int64_t i) {
   }
 }
 
-/// Several integer-like keys as one int64 key with the same groups: key k's code is its value
-/// minus the key's minimum (or one code past its values for a null, a group of its own), the
-/// codes combined in mixed radix. Grouping that one column is a fixed-width key (or direct
-/// indexing) instead of the encoded multi-column store. Null when a key is of another dtype or
-/// the codes need more than 62 bits. drop_nulls: a row with a null key is null in the result.
+/// The codes of rows [b, e) of a string key into out (its bytes as an integer with the length
+/// in the top byte, so "a" and "a\0" differ), their range into l / h, and
+/// any_null set when a row is null; false at the first string longer than kShortString bytes.
+template <typename O>
+bool short_string_codes(const ColumnView& c, int64_t b, int64_t e, int64_t* out, int64_t& l, int64_t& h,
+                        uint8_t& any_null) {
+  const O* o = c.string_offsets<O>();
+  const uint8_t* d = c.data;
+  for (int64_t i = b; i < e; ++i) {
+    if (c.validity && !c.is_valid(i)) {
+      any_null = 1;
+      out[i] = 0;
+      continue;
+    }
+    const int64_t at = int64_t(o[i]), len = int64_t(o[i + 1]) - at;
+    if (len > kShortString) return false;
+    uint64_t v = uint64_t(len) << 56;
+    for (int64_t j = 0; j < len; ++j) v |= uint64_t(d[at + j]) << (8 * j);
+    out[i] = int64_t(v);
+    l = std::min(l, int64_t(v));
+    h = std::max(h, int64_t(v));
+  }
+  return true;
+}
+
+/// Several integer-like or short-string keys (or one short-string key) as one int64 key with
+/// the same groups: key k's code is its value (int_value) minus the key's minimum (or one code
+/// past its values for a null, a group of its own), the codes combined in mixed radix. Grouping
+/// that one column is a fixed-width key (or direct indexing) instead of the encoded multi-column
+/// store or string hashing. Null when a key is of another dtype, a string is longer than
+/// kShortString bytes or the codes need more than 62 bits. drop_nulls: a row with a null key is
+/// null in the result.
 ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
   const int64_t n = keys[0].size;
   const size_t nk = keys.size();
   for (const ColumnView& k : keys) {
     const TypeId t = k.type;
     if (!(t == TypeId::Bool || (t >= TypeId::Int8 && t <= TypeId::UInt32) || t == TypeId::Date32 ||
-          is_timestamp(t) || is_duration(t)))
+          is_timestamp(t) || is_duration(t) || is_string(t)))
       return nullptr;
   }
   std::vector<int64_t> lo(nk, INT64_MAX), hi(nk, INT64_MIN);
   std::vector<uint8_t> nulls(nk, 0);
+  std::atomic<bool> long_string{false};
+  // A string key's codes are computed once, in the first pass, and read back in the second.
+  std::vector<HostVector<int64_t>> codes(nk);
+  for (size_t k = 0; k < nk; ++k)
+    if (is_string(keys[k].type)) codes[k].resize(size_t(n));
   std::mutex m;
   cpu_pool().parallel_for(n, 1 << 16, [&](int64_t b, int64_t e) {
     std::vector<int64_t> l(nk, INT64_MAX), h(nk, INT64_MIN);
     std::vector<uint8_t> any(nk, 0);
-    for (size_t k = 0; k < nk; ++k)
-      for (int64_t i = b; i < e; ++i) {
-        if (!keys[k].is_valid(i)) {
-          any[k] = 1;
-          continue;
+    for (size_t k = 0; k < nk; ++k) {
+      const ColumnView& c = keys[k];
+      bool ok = true;
+      if (c.type == TypeId::Utf8) ok = short_string_codes<int32_t>(c, b, e, codes[k].data(), l[k], h[k], any[k]);
+      else if (c.type == TypeId::LargeUtf8) ok = short_string_codes<int64_t>(c, b, e, codes[k].data(), l[k], h[k], any[k]);
+      else
+        for (int64_t i = b; i < e; ++i) {
+          if (!c.is_valid(i)) {
+            any[k] = 1;
+            continue;
+          }
+          const int64_t v = int_value(c, i);
+          l[k] = std::min(l[k], v);
+          h[k] = std::max(h[k], v);
         }
-        const int64_t v = int_value(keys[k], i);
-        l[k] = std::min(l[k], v);
-        h[k] = std::max(h[k], v);
+      if (!ok) {
+        long_string.store(true, std::memory_order_relaxed);
+        return;
       }
+    }
     std::lock_guard<std::mutex> lock(m);
     for (size_t k = 0; k < nk; ++k) {
       lo[k] = std::min(lo[k], l[k]);
@@ -380,6 +426,7 @@ ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
       nulls[k] |= any[k];
     }
   });
+  if (long_string.load()) return nullptr;
   std::vector<uint64_t> radix(nk), mult(nk);
   uint64_t total = 1;
   for (size_t k = nk; k-- > 0;) {
@@ -396,23 +443,32 @@ ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
   bool any_null = false;
   for (uint8_t x : nulls) any_null |= x != 0;
   ColumnPtr out = Column::allocate(cpu_device(), TypeId::Int64, n, drop_nulls && any_null);
-  int64_t* code = reinterpret_cast<int64_t*>(out->data()->data());
+  auto* code = reinterpret_cast<uint64_t*>(out->data()->data());
   uint8_t* bits = out->has_validity() ? out->validity()->data() : nullptr;
   cpu_pool().parallel_for(bitmap_bytes(n), 1 << 12, [&](int64_t y0, int64_t y1) {
-    for (int64_t i = y0 * 8, e = std::min(n, y1 * 8); i < e; ++i) {
-      uint64_t c = 0;
-      bool valid = true;
-      for (size_t k = 0; k < nk; ++k) {
-        const bool ok = keys[k].is_valid(i);
-        valid &= ok;
-        const uint64_t v = ok ? uint64_t(int_value(keys[k], i)) - uint64_t(lo[k]) : radix[k] - 1;
-        c += v * mult[k];
+    const int64_t b = y0 * 8, e = std::min(n, y1 * 8);
+    std::fill(code + b, code + e, uint64_t(0));
+    // Key by key over the block: a string key without nulls is one loop the compiler vectorizes.
+    for (size_t k = 0; k < nk; ++k) {
+      const ColumnView& c = keys[k];
+      const uint64_t base = uint64_t(lo[k]), mk = mult[k];
+      if (!codes[k].empty() && !nulls[k]) {
+        const int64_t* v = codes[k].data();
+        for (int64_t i = b; i < e; ++i) code[i] += (uint64_t(v[i]) - base) * mk;
+        continue;
       }
-      code[i] = int64_t(c);
-      if (bits) {
-        if (valid) set_bit(bits, i);
+      for (int64_t i = b; i < e; ++i) {
+        const bool ok = c.is_valid(i);
+        const uint64_t v = ok ? uint64_t(codes[k].empty() ? int_value(c, i) : codes[k][size_t(i)]) - base : radix[k] - 1;
+        code[i] += v * mk;
       }
     }
+    if (bits)
+      for (int64_t i = b; i < e; ++i) {
+        bool valid = true;
+        for (size_t k = 0; k < nk; ++k) valid &= keys[k].is_valid(i);
+        if (valid) set_bit(bits, i);
+      }
   });
   return out;
 }
@@ -421,7 +477,7 @@ ColumnPtr packed_keys(const std::vector<ColumnView>& keys, bool drop_nulls) {
 
 GroupIds group_rows_cpu(const std::vector<ColumnView>& keys, bool drop_nulls, bool maintain_order) {
   (void)maintain_order;  // every CPU path numbers ids by first appearance
-  if (keys.size() > 1)
+  if (keys.size() > 1 || is_string(keys[0].type))
     if (ColumnPtr packed = packed_keys(keys, drop_nulls)) return group_rows_cpu({packed->view()}, drop_nulls, maintain_order);
   const int64_t n = keys[0].size;
   bool nullable = false;
