@@ -116,6 +116,7 @@ exec::PlanNode node_of(const Napi::Object& o) {
     case NodeKind::Project:
       n.exprs = named_of(o, "exprs");
       n.broadcast_height = bool_of(o, "broadcastHeight");
+      n.row_wise = bool_of(o, "rowWise");
       break;
     case NodeKind::Aggregate: {
       exec::AggregateSpec& a = n.aggregate;
@@ -137,6 +138,7 @@ exec::PlanNode node_of(const Napi::Object& o) {
       a.maintain_order = bool_of(o, "maintainOrder");
       a.sort = bool_of(o, "sort");
       a.drop_nulls = bool_of(o, "dropNulls");
+      a.pipeline = bool_of(o, "pipeline");
       break;
     }
     case NodeKind::Join: {

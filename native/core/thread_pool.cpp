@@ -9,6 +9,9 @@ namespace {
 thread_local bool t_in_worker = false;
 }
 
+InlineScope::InlineScope() : was_(t_in_worker) { t_in_worker = true; }
+InlineScope::~InlineScope() { t_in_worker = was_; }
+
 ThreadPool::ThreadPool(unsigned threads) {
   unsigned extra = threads > 1 ? threads - 1 : 0;
   workers_.reserve(extra);

@@ -36,6 +36,20 @@ class ThreadPool {
   bool stop_ = false;
 };
 
+/// While alive, parallel_for calls on this thread run inline, as inside a worker: for work that
+/// is already spread over the pool (a morsel each) and whose ops would otherwise wait for
+/// workers busy with other morsels.
+class InlineScope {
+ public:
+  InlineScope();
+  ~InlineScope();
+  InlineScope(const InlineScope&) = delete;
+  InlineScope& operator=(const InlineScope&) = delete;
+
+ private:
+  bool was_;
+};
+
 /// The process-wide pool, sized to the machine's hardware threads.
 ThreadPool& cpu_pool();
 

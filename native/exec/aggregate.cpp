@@ -145,12 +145,18 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
   }
   inputs.clear();
 
-  Relation slots(in.device(), count);
+  std::vector<ColumnPtr> keys;
+  for (const ColumnPtr& k : p.keys) keys.push_back(gather(k->view(), p.groups.first_rows->view()));
+  return aggregate_result(a, in.device(), keys, per_group, count);
+}
+
+Relation aggregate_result(const AggregateSpec& a, Device& device, const std::vector<ColumnPtr>& keys,
+                          const std::vector<ColumnPtr>& per_group, int64_t count) {
+  Relation slots(device, count);
   for (size_t i = 0; i < per_group.size(); ++i) slots.add(slot_name(i), per_group[i]);
 
-  Relation out(in.device(), count);
-  for (size_t k = 0; k < a.keys.size(); ++k)
-    out.add(a.keys[k].name, gather(p.keys[k]->view(), p.groups.first_rows->view()));
+  Relation out(device, count);
+  for (size_t k = 0; k < a.keys.size(); ++k) out.add(a.keys[k].name, keys[k]);
   for (const NamedExpr& o : a.outputs) {
     if (auto name = plain_column(o.expr)) out.add(o.name, slots.cell(*name));
     else out.add(o.name, evaluate(o.expr, slots, count));

@@ -1,5 +1,6 @@
 #include "exec/executor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -37,23 +38,59 @@ Relation run_node(const PlanNode& node, const Plan& plan, Device& device, const 
   GPUDF_FAIL(InvalidArgument, "unknown plan node");
 }
 
+/// An Aggregate node that may run as a morsel pipeline: the row-wise projections directly
+/// below it that nothing else reads (bottom first), and the node they read.
+struct PipelineShape {
+  std::vector<int32_t> projects;
+  int32_t input = -1;
+};
+
+/// The pipelines of the plan by aggregate node, and for each node the node whose run it is
+/// part of (itself unless it is a projection inside a pipeline).
+void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>& shapes, std::vector<size_t>& owner) {
+  const size_t n = plan.nodes.size();
+  std::vector<int32_t> readers(n, 0);
+  for (const PlanNode& node : plan.nodes)
+    for (int32_t k : node.inputs) ++readers[size_t(k)];
+  shapes.assign(n, std::nullopt);
+  owner.resize(n);
+  for (size_t i = 0; i < n; ++i) owner[i] = i;
+  for (size_t i = 0; i < n; ++i) {
+    const PlanNode& node = plan.nodes[i];
+    if (node.kind != NodeKind::Aggregate || !node.aggregate.pipeline) continue;
+    PipelineShape s;
+    int32_t j = node.inputs[0];
+    while (plan.nodes[size_t(j)].kind == NodeKind::Project && plan.nodes[size_t(j)].row_wise && readers[size_t(j)] == 1) {
+      s.projects.insert(s.projects.begin(), j);
+      j = plan.nodes[size_t(j)].inputs[0];
+    }
+    s.input = j;
+    for (int32_t p : s.projects) owner[size_t(p)] = i;
+    shapes[i] = std::move(s);
+  }
+}
+
 }  // namespace
 
 Result execute(const Plan& plan, Device& device, bool profile) {
   GPUDF_EXPECTS(!plan.nodes.empty(), InvalidArgument, "empty plan");
   const size_t n = plan.nodes.size();
-  // The last reader of each node, so its relation can go as soon as that reader ran.
-  std::vector<size_t> last_use(n, 0);
   for (size_t i = 0; i < n; ++i) {
     const PlanNode& node = plan.nodes[i];
     const size_t want = arity(node.kind);
     GPUDF_EXPECTS(want == SIZE_MAX ? !node.inputs.empty() : node.inputs.size() == want, InvalidArgument,
                   "plan node " + std::to_string(i) + " has the wrong number of inputs");
-    for (int32_t k : node.inputs) {
+    for (int32_t k : node.inputs)
       GPUDF_EXPECTS(k >= 0 && size_t(k) < i, InvalidArgument, "plan node " + std::to_string(i) + " reads forward");
-      last_use[size_t(k)] = i;
-    }
   }
+  std::vector<std::optional<PipelineShape>> pipelines;
+  std::vector<size_t> owner;
+  find_pipelines(plan, pipelines, owner);
+  // The last run that reads each node, so its relation can go as soon as that run is over (a
+  // projection inside a pipeline runs with its aggregation).
+  std::vector<size_t> last_use(n, 0);
+  for (size_t i = 0; i < n; ++i)
+    for (int32_t k : plan.nodes[i].inputs) last_use[size_t(k)] = std::max(last_use[size_t(k)], owner[i]);
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   auto since = [&](Clock::time_point t) {
@@ -61,19 +98,47 @@ Result execute(const Plan& plan, Device& device, bool profile) {
   };
   std::vector<std::optional<Relation>> results(n);
   Result out;
+  auto timed = [&](const std::string& label, int64_t rows_in, const auto& run) {
+    const auto start = Clock::now();
+    const int64_t copied = device.copied_bytes();
+    Relation r = run();
+    if (profile) out.profile.push_back({label, rows_in, r.height(), since(start), since(Clock::now()), device.copied_bytes() - copied});
+    return r;
+  };
   for (size_t i = 0; i < n; ++i) {
     const PlanNode& node = plan.nodes[i];
+    if (owner[i] != i) continue;  // runs inside its pipeline
+    if (pipelines[i]) {
+      const PipelineShape& s = *pipelines[i];
+      const Relation& source = *results[size_t(s.input)];
+      std::vector<const PlanNode*> projects;
+      for (int32_t p : s.projects) projects.push_back(&plan.nodes[size_t(p)]);
+      std::optional<Relation> piped;
+      const std::string label = node.label + " (morsel pipeline" +
+                                (projects.empty() ? std::string() : " with the " + std::to_string(projects.size()) + " projection(s) below") + ")";
+      Relation r = timed(label, source.height(), [&] {
+        piped = run_aggregate_pipeline(node, projects, source);
+        return piped ? *piped : Relation(device, 0);
+      });
+      if (piped) {
+        results[i] = std::move(r);
+      } else {
+        if (profile) out.profile.pop_back();
+        // Not a pipeline after all: the projections, then the aggregation, one after another.
+        Relation rel = source;
+        for (const PlanNode* p : projects) rel = timed(p->label, rel.height(), [&] { return run_project(*p, rel); });
+        results[i] = timed(node.label, rel.height(), [&] { return run_aggregate(node, rel); });
+      }
+      if (last_use[size_t(s.input)] == i) results[size_t(s.input)].reset();
+      continue;
+    }
     std::vector<const Relation*> in;
     int64_t rows_in = 0;
     for (int32_t k : node.inputs) {
       in.push_back(&*results[size_t(k)]);
       rows_in += results[size_t(k)]->height();
     }
-    const auto start = Clock::now();
-    const int64_t copied = device.copied_bytes();
-    results[i] = run_node(node, plan, device, in);
-    if (profile)
-      out.profile.push_back({node.label, rows_in, results[i]->height(), since(start), since(Clock::now()), device.copied_bytes() - copied});
+    results[i] = timed(node.label, rows_in, [&] { return run_node(node, plan, device, in); });
     for (int32_t k : node.inputs)
       if (last_use[size_t(k)] == i) results[size_t(k)].reset();
   }

@@ -2,6 +2,7 @@
 // returns its output relation; none moves a column it only passes through (see relation.hpp).
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "exec/plan.hpp"
@@ -14,6 +15,14 @@ Relation run_csv_scan(const PlanNode& node, Device& device);
 Relation run_filter(const PlanNode& node, const Relation& in);
 Relation run_project(const PlanNode& node, const Relation& in);
 Relation run_aggregate(const PlanNode& node, const Relation& in);
+/// An aggregation's result from its per-group key columns and slot values (`count` rows): the
+/// outputs evaluated over the slots, sorted by the keys when the spec asks (aggregate.cpp).
+Relation aggregate_result(const AggregateSpec& a, Device& device, const std::vector<ColumnPtr>& keys,
+                          const std::vector<ColumnPtr>& per_group, int64_t count);
+/// An Aggregate node fed by row-wise Project nodes `projects` (bottom first) over `in`, as one
+/// morsel pipeline; nullopt when it does not apply (pipeline.cpp).
+std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<const PlanNode*>& projects,
+                                               const Relation& in);
 Relation run_join(const PlanNode& node, const Relation& left, const Relation& right);
 Relation run_sort(const PlanNode& node, const Relation& in);
 Relation run_slice(const PlanNode& node, const Relation& in);

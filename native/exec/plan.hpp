@@ -60,6 +60,8 @@ struct AggregateSpec {
   bool maintain_order = false;
   bool sort = false;
   bool drop_nulls = false;
+  /// May run as a morsel pipeline with the row-wise projections below it (exec/pipeline.hpp).
+  bool pipeline = false;
 };
 
 /// One output column of a join: a column of one side (by name in that side's output), or the
@@ -127,6 +129,10 @@ struct PlanNode {
   // withColumns) instead of one row unless a column is read (as select).
   std::vector<NamedExpr> exprs;
   bool broadcast_height = false;
+  /// Project: every output's value at a row reads only that row, and the height is the input's
+  /// (no aggregation, window op or fill from neighbours; some output reads a column or
+  /// broadcast_height), so the projection of a slice is the slice of the projection.
+  bool row_wise = false;
   AggregateSpec aggregate;
   JoinSpec join;
   SortSpec sort;

@@ -7,7 +7,7 @@ import { ensureDevice } from "../device.js";
 import { InvalidArgumentError } from "../errors.js";
 import { native, type NativeExecResult } from "../native/addon.js";
 import { formatPlan } from "./explain.js";
-import { lower } from "./lower.js";
+import { lower, type LowerOptions } from "./lower.js";
 import { optimize, resolveFlags, type OptimizationFlags } from "./optimizer/index.js";
 import type { LogicalPlan, ScanSource } from "./plan.js";
 import { readSources, readSourcesSync } from "./sources.js";
@@ -28,23 +28,25 @@ export interface ProfileResult {
   profile: DataFrame;
 }
 
-function prepare(plan: LogicalPlan, options: CollectOptions): LogicalPlan {
+/** The optimised plan and how the executor may run it. */
+function prepare(plan: LogicalPlan, options: CollectOptions): { plan: LogicalPlan; lowering: LowerOptions } {
   if (options === null || typeof options !== "object") throw new InvalidArgumentError("collect options must be an object");
   for (const k of Object.keys(options)) {
     if (k !== "optimizations") throw new InvalidArgumentError(`collect: unknown option "${k}" (options are optimizations)`);
   }
-  return optimize(plan, resolveFlags(options.optimizations));
+  const flags = resolveFlags(options.optimizations);
+  return { plan: optimize(plan, flags), lowering: { pipelines: flags.pipelines } };
 }
 
 function toFrame(out: NativeExecResult): DataFrame {
   return frameFromColumns(out.names, out.columns);
 }
 
-function run(plan: LogicalPlan, profile: boolean, sync: true): NativeExecResult;
-function run(plan: LogicalPlan, profile: boolean, sync: false): Promise<NativeExecResult>;
-function run(plan: LogicalPlan, profile: boolean, sync: boolean): NativeExecResult | Promise<NativeExecResult> {
+function run(plan: LogicalPlan, lowering: LowerOptions, profile: boolean, sync: true): NativeExecResult;
+function run(plan: LogicalPlan, lowering: LowerOptions, profile: boolean, sync: false): Promise<NativeExecResult>;
+function run(plan: LogicalPlan, lowering: LowerOptions, profile: boolean, sync: boolean): NativeExecResult | Promise<NativeExecResult> {
   ensureDevice();
-  const physical = lower(plan, framePartsOf);
+  const physical = lower(plan, framePartsOf, lowering);
   return sync ? native.executeSync(physical.nodes, physical.frames, profile) : native.execute(physical.nodes, physical.frames, profile);
 }
 
@@ -52,11 +54,11 @@ function run(plan: LogicalPlan, profile: boolean, sync: boolean): NativeExecResu
 export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: true): DataFrame;
 export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: false): Promise<DataFrame>;
 export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: boolean): DataFrame | Promise<DataFrame> {
-  const optimized = prepare(plan, options);
+  const { plan: optimized, lowering } = prepare(plan, options);
   if (sync) {
     const { plan: ready, dispose } = readSourcesSync(optimized);
     try {
-      return toFrame(run(ready, false, true));
+      return toFrame(run(ready, lowering, false, true));
     } finally {
       dispose();
     }
@@ -64,7 +66,7 @@ export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: bo
   return (async () => {
     const { plan: ready, dispose } = await readSources(optimized);
     try {
-      return toFrame(await run(ready, false, false));
+      return toFrame(await run(ready, lowering, false, false));
     } finally {
       dispose();
     }
@@ -78,9 +80,10 @@ export function explainPlan(plan: LogicalPlan, optimized: boolean, optimizations
 
 /** collect() with every operator's timings and row counts. */
 export async function profilePlan(plan: LogicalPlan, options: CollectOptions): Promise<ProfileResult> {
-  const { plan: ready, dispose } = await readSources(prepare(plan, options));
+  const { plan: optimized, lowering } = prepare(plan, options);
+  const { plan: ready, dispose } = await readSources(optimized);
   try {
-    const out = await run(ready, true, false);
+    const out = await run(ready, lowering, true, false);
     const p = out.profile;
     const profile = new DataFrame({
       name: p.map((x) => x.name),

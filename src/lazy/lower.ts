@@ -7,13 +7,13 @@ import { slotArity } from "../ops/agg_rows.js";
 import type { DataFrame } from "../dataframe.js";
 import { InternalError } from "../errors.js";
 import { serializeExpr, type ExprNode, type SerializedNode } from "../expr.js";
-import { nodeKey } from "../expr_tree.js";
+import { nodeKey, readsOtherRows } from "../expr_tree.js";
 import type { ColumnHandle, NativePlanFrame, NativePlanNode } from "../native/addon.js";
 import { aggArity } from "../ops/aggregate.js";
 import { planAggregations } from "../ops/groupby.js";
 import { joinCodes } from "../ops/join.js";
 import { typeIdOf } from "../dtypes.js";
-import { dtypeOfColumn, inputsOf, type LogicalPlan, type NamedNode, type ScanNode } from "./plan.js";
+import { dtypeOfColumn, inputsOf, keepsHeight, type LogicalPlan, type NamedNode, type ScanNode } from "./plan.js";
 import { describeNode } from "./explain.js";
 
 /** What lowering needs of an in-memory frame: its columns by name (borrowed) and its height. */
@@ -33,8 +33,14 @@ const GROUP_KINDS = (o: { maintainOrder: boolean; sort: boolean; dropNulls: bool
   dropNulls: o.dropNulls,
 });
 
+/** How the executor may run the plan. */
+export interface LowerOptions {
+  /** Aggregations may run as morsel pipelines with the row-wise projections below them. */
+  pipelines: boolean;
+}
+
 /** The physical plan of `root`. */
-export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
+export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOptions = { pipelines: true }): PhysicalPlan {
   const nodes: NativePlanNode[] = [];
   const frames: NativePlanFrame[] = [];
   const frameIndex = new Map<DataFrame, number>();
@@ -67,6 +73,8 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
       case "project":
         node.exprs = named(plan.exprs);
         node.broadcastHeight = plan.broadcastHeight;
+        // A slice's projection is the projection's slice (what a morsel pipeline relies on).
+        node.rowWise = !plan.exprs.some((e) => readsOtherRows(e.node)) && keepsHeight(plan.broadcastHeight, plan.exprs);
         break;
       case "aggregate": {
         const ap = planAggregations(plan.aggs.map((a) => ({ outputName: a.name, node: a.node })));
@@ -95,6 +103,7 @@ export function lower(root: LogicalPlan, access: FrameAccess): PhysicalPlan {
           })),
           outputs: ap.outputs.map((o) => ({ name: o.name, expr: serializeExpr(o.node) })),
           ...GROUP_KINDS(plan.options),
+          pipeline: options.pipelines,
         });
         break;
       }

@@ -24,6 +24,11 @@ export interface OptimizationFlags {
   slicePushdown: boolean;
   semiJoinReduction: boolean;
   commonSubexpressions: boolean;
+  /**
+   * Not a rewrite: the executor may run an aggregation and the row-wise projections below it
+   * as one morsel pipeline (native/exec/pipeline.cpp). Off: the operators run one by one.
+   */
+  pipelines: boolean;
 }
 
 /** A rule: a plan in, an equivalent plan out. */
@@ -54,6 +59,7 @@ export function resolveFlags(given: Partial<OptimizationFlags> | undefined): Opt
     slicePushdown: true,
     semiJoinReduction: true,
     commonSubexpressions: true,
+    pipelines: true,
   };
   if (given === undefined) return flags;
   if (given === null || typeof given !== "object") throw new InvalidArgumentError("optimizations must be an object");

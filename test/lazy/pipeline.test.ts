@@ -1,0 +1,212 @@
+/**
+ * Morsel pipelines (native/exec/pipeline.cpp): an aggregation and the row-wise projections
+ * below it run morsel by morsel when the input has more than one morsel (65536 rows). The
+ * results must equal the operator-by-operator run (integers, counts, min / max and keys exactly;
+ * float sums to the documented morsel shape, bit for bit), and a plan the pipeline cannot take
+ * must run as before.
+ */
+import { describe, expect, it } from "vitest";
+
+import { col, DataFrame, len, lit, type LazyFrame } from "gpudf";
+import { expectSameFrame } from "../helpers.js";
+
+const MORSEL = 65536;
+const N = 150_000;
+
+/** A deterministic frame: utf8 and int keys (with nulls), float / int / date values (with nulls). */
+function data(n = N): DataFrame {
+  let s = 12345;
+  const next = (): number => {
+    s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+    return s / 2 ** 32;
+  };
+  const k: (string | null)[] = [];
+  const k2: number[] = [];
+  const x: (number | null)[] = [];
+  const i: (number | null)[] = [];
+  const d: (Date | null)[] = [];
+  for (let r = 0; r < n; r++) {
+    const u = next();
+    k.push(u < 0.05 ? null : ["a", "b", "c", "d"][Math.floor(u * 4)]!);
+    k2.push(Math.floor(next() * 3));
+    x.push(next() < 0.1 ? null : (next() - 0.3) * 1000.123);
+    i.push(next() < 0.1 ? null : Math.floor(next() * 2001) - 1000);
+    d.push(next() < 0.1 ? null : new Date(Date.UTC(2000, 0, 1 + Math.floor(next() * 9000))));
+  }
+  return new DataFrame({ k, k2: Int32Array.from(k2), x, i, d }).withColumns(col("i").cast("int32"), col("d").cast("date32"));
+}
+
+/**
+ * The query the pipeline takes: a filter, a row-wise projection, an aggregation of every kind it
+ * merges. The filter keeps most rows, so the morsels run over base rows (nothing gathered) —
+ * unless null keys must form a group (dropNulls false with null keys): then they gather.
+ */
+function query(df: DataFrame, dropNulls = false): LazyFrame {
+  return df
+    .lazy()
+    .filter(col("k2").neq(1).or(col("x").gt(0)))
+    .withColumns(col("x").mul(2).add(col("i")).alias("y"))
+    .groupBy(["k", "k2"], { maintainOrder: true, dropNulls })
+    .agg(
+      col("x").sum().alias("sx"),
+      col("i").sum().alias("si"),
+      col("y").mean().alias("my"),
+      col("i").min().alias("mini"),
+      col("x").max().alias("maxx"),
+      col("d").max().alias("maxd"),
+      len().alias("n"),
+      col("x").count().alias("cx"),
+      col("i").nullCount().alias("ni"),
+    );
+}
+
+/** The rows of `df` a pipeline's input holds (the filter's), as JS values. */
+function filtered(df: DataFrame): { key: string; x: number | null; y: number | null }[] {
+  // (a null k shows as "null|...")
+  const out: { key: string; x: number | null; y: number | null }[] = [];
+  const k = df.getColumn("k").toArray() as (string | null)[];
+  const k2 = df.getColumn("k2").toArray() as number[];
+  const x = df.getColumn("x").toArray() as (number | null)[];
+  const i = df.getColumn("i").toArray() as (number | null)[];
+  for (let r = 0; r < df.height; r++) {
+    if (!(k2[r] !== 1 || (x[r] !== null && x[r]! > 0))) continue;
+    const y = x[r] === null || i[r] === null ? null : x[r]! * 2 + i[r]!;
+    out.push({ key: `${k[r]}|${k2[r]}`, x: x[r]!, y });
+  }
+  return out;
+}
+
+/**
+ * Per group, the float sum of `pick` in the pipeline's shape: the rows cut into
+ * ceil(n / 65536) equal morsels, each group's rows folded from 0 in row order within a morsel,
+ * the morsels' partials added from 0 in morsel order. Nulls count as 0 (sum) and not at all (count).
+ */
+function morselSums(rows: ReturnType<typeof filtered>, pick: (r: (typeof rows)[number]) => number | null): Map<string, { sum: number; valid: number }> {
+  const n = rows.length;
+  const morsels = Math.ceil(n / MORSEL);
+  const total = new Map<string, { sum: number; valid: number }>();
+  for (let m = 0; m < morsels; m++) {
+    const part = new Map<string, { sum: number; valid: number }>();
+    for (let r = Math.floor((m * n) / morsels); r < Math.floor(((m + 1) * n) / morsels); r++) {
+      const v = pick(rows[r]!);
+      const p = part.get(rows[r]!.key) ?? { sum: 0, valid: 0 };
+      part.set(rows[r]!.key, { sum: p.sum + (v ?? 0), valid: p.valid + (v === null ? 0 : 1) });
+    }
+    for (const [key, p] of part) {
+      const t = total.get(key) ?? { sum: 0, valid: 0 };
+      total.set(key, { sum: t.sum + p.sum, valid: t.valid + p.valid });
+    }
+  }
+  return total;
+}
+
+const names = (profile: DataFrame): string[] => profile.getColumn("name").toArray() as string[];
+
+describe("morsel pipelines", () => {
+  const df = data();
+
+  it("run a filter's rows through the projection and the aggregation as one operator", async () => {
+    const { profile } = await query(df).profile();
+    const ops = names(profile);
+    expect(ops.filter((o) => o.startsWith("AGGREGATE"))).toHaveLength(1);
+    expect(ops.find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline with the 1 projection(s) below)");
+    expect(ops.some((o) => o.startsWith("SELECT"))).toBe(false);
+    const { profile: off } = await query(df).profile({ optimizations: { pipelines: false } });
+    expect(names(off).some((o) => o.startsWith("SELECT"))).toBe(true);
+    expect(names(off).some((o) => o.includes("morsel pipeline"))).toBe(false);
+  });
+
+  it.each([false, true])("give the operators' keys, group order, counts, integer sums and extremes exactly (dropNulls %s)", (dropNulls) => {
+    const on = query(df, dropNulls).collectSync();
+    const off = query(df, dropNulls).collectSync({ optimizations: { pipelines: false } });
+    expect(on.dtypes).toEqual(off.dtypes);
+    for (const c of ["k", "k2", "si", "mini", "maxx", "maxd", "n", "cx", "ni"]) {
+      expect(on.getColumn(c).toArray(), c).toEqual(off.getColumn(c).toArray());
+    }
+    for (const c of ["sx", "my"]) {
+      const a = on.getColumn(c).toArray() as number[];
+      const b = off.getColumn(c).toArray() as number[];
+      a.forEach((v, r) => expect(v).toBeCloseTo(b[r]!, 6));
+    }
+    // The eager groupBy over the same rows gives the same groups in the same (first-appearance) order.
+    const eager = df
+      .filter(col("k2").neq(1).or(col("x").gt(0)))
+      .groupBy(["k", "k2"], { maintainOrder: true, dropNulls })
+      .agg(len().alias("n"));
+    expect(on.select("k", "k2", "n").toRecords()).toEqual(eager.toRecords());
+  });
+
+  it.each([false, true])("fold float sums and means per morsel, then the morsels in order, bit for bit (dropNulls %s)", (dropNulls) => {
+    const on = query(df, dropNulls).collectSync();
+    const all = filtered(df);
+    // The morsels cut the filter's rows, null keys included; a dropped key's rows fold nowhere.
+    const rows = dropNulls ? all.map((r) => (r.key.startsWith("null|") ? { ...r, key: "dropped" } : r)) : all;
+    expect(Math.ceil(rows.length / MORSEL)).toBeGreaterThan(1);
+    const sx = morselSums(rows, (r) => r.x);
+    const sy = morselSums(rows, (r) => r.y);
+    const keys = (on.getColumn("k").toArray() as (string | null)[]).map((k, r) => `${k}|${on.getColumn("k2").toArray()[r]}`);
+    const gotSx = on.getColumn("sx").toArray() as number[];
+    const gotMy = on.getColumn("my").toArray() as (number | null)[];
+    expect(keys.length).toBe(sx.size - (dropNulls ? 1 : 0));
+    keys.forEach((key, r) => {
+      expect(gotSx[r], key).toBe(sx.get(key)!.sum);
+      const y = sy.get(key)!;
+      expect(gotMy[r], key).toBe(y.valid ? y.sum / y.valid : null);
+    });
+  });
+
+  it("take an aggregation with no projection below it, and sort and drop null keys as asked", () => {
+    const lf = df.lazy().groupBy("k", { sort: true, dropNulls: true }).agg(col("x").sum().alias("s"), col("i").max().alias("m"), len());
+    const on = lf.collectSync();
+    const off = lf.collectSync({ optimizations: { pipelines: false } });
+    expect(on.getColumn("k").toArray()).toEqual(["a", "b", "c", "d"]);
+    expect(on.getColumn("m").toArray()).toEqual(off.getColumn("m").toArray());
+    expect(on.getColumn("len").toArray()).toEqual(off.getColumn("len").toArray());
+    const a = on.getColumn("s").toArray() as number[];
+    (off.getColumn("s").toArray() as number[]).forEach((v, r) => expect(a[r]).toBeCloseTo(v, 6));
+  });
+
+  it("leave many groups, other aggregations and non-row-wise projections to the operators", async () => {
+    const many = df.withRowIndex("row");
+    const cases: LazyFrame[] = [
+      // Nearly one group per row: partials would not pay.
+      many.lazy().groupBy("row").agg(col("x").sum()),
+      // median has no exact partials; a float32 sum would round twice.
+      df.lazy().groupBy("k").agg(col("x").median()),
+      df.lazy().groupBy("k").agg(col("x").cast("float32").sum()),
+    ];
+    for (const lf of cases) {
+      const { result, profile } = await lf.profile();
+      expect(names(profile).some((o) => o.includes("morsel pipeline"))).toBe(false);
+      const key = result.columns[0]!;
+      expectSameFrame(result.sort(key), lf.collectSync({ optimizations: { pipelines: false } }).sort(key));
+    }
+    // cumSum reads earlier rows: its projection runs whole, only the aggregation above it is a pipeline.
+    const cum = df.lazy().withColumns(col("i").cumSum().alias("c")).groupBy("k", { sort: true }).agg(col("c").max());
+    const { result, profile } = await cum.profile();
+    expect(names(profile).some((o) => o.startsWith("SELECT") || o.startsWith("WITH"))).toBe(true);
+    expect(names(profile).find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline)");
+    expectSameFrame(result, cum.collectSync({ optimizations: { pipelines: false } }));
+    expect(result.getColumn("c").toArray()).toEqual(df.withColumns(col("i").cumSum().alias("c")).groupBy("k", { sort: true }).agg(col("c").max()).getColumn("c").toArray());
+  });
+
+  it("raise a morsel's typed error as the operators would, naming the whole input's row", () => {
+    const bad = new DataFrame({ k: Array.from({ length: N }, (_, r) => (r % 3 === 0 ? "a" : "b")), s: Array.from({ length: N }, (_, r) => (r === 140_001 ? "x1" : String(r))) });
+    const lf = bad.lazy().withColumns(col("s").cast("int64", { strict: true }).alias("v")).groupBy("k").agg(col("v").sum());
+    let on: unknown, off: unknown;
+    try {
+      lf.collectSync();
+    } catch (e) {
+      on = e;
+    }
+    try {
+      lf.collectSync({ optimizations: { pipelines: false } });
+    } catch (e) {
+      off = e;
+    }
+    expect(on).toBeInstanceOf(Error);
+    expect((on as { code: string }).code).toBe((off as { code: string }).code);
+    expect((on as Error).message).toBe((off as Error).message);
+    expect((on as Error).message).toContain("140001");
+  });
+});
