@@ -18,10 +18,10 @@
 //
 // Applies to the aggregations whose partials combine exactly so: len, count, nullCount, sum
 // (not of float32, whose partials would round twice), mean of numbers, min / max of numbers and
-// temporal values; with no filter / sortBy input. The first morsel decides whether groups are
-// few enough (under one per 8 rows) for partials to pay. Otherwise, and when a morsel raises a
-// typed error, the caller runs the operators one after another (so an error names the rows of
-// the whole input, as without a pipeline).
+// temporal values; with no filter / sortBy input. The input's first 4096 rows, then the first
+// morsel, decide whether groups are few enough (under one per 8 rows) for partials to pay.
+// Otherwise, and when a morsel raises a typed error, the caller runs the operators one after
+// another (so an error names the rows of the whole input, as without a pipeline).
 #include <algorithm>
 #include <atomic>
 #include <optional>
@@ -42,6 +42,8 @@ namespace gpudf::exec {
 namespace {
 
 constexpr int64_t kMorselRows = int64_t(1) << 16;
+/// Rows few_groups looks at.
+constexpr int64_t kProbeRows = int64_t(1) << 12;
 
 /// How a slot's partials combine across morsels.
 enum class Merge {
@@ -220,6 +222,25 @@ Morsel run_morsel(const AggregateSpec& a, const std::vector<const PlanNode*>& pr
   return m;
 }
 
+/// Whether the first kProbeRows rows hold under one group per 8 rows: a look at the keys before
+/// any morsel runs, so a plan with many groups goes to the operators having spent little. A
+/// typed error here says no (the operators then raise it).
+bool few_groups(const AggregateSpec& a, const std::vector<const PlanNode*>& projects, const Relation& in) {
+  try {
+    Relation rel = in.slice(0, std::min(in.height(), kProbeRows));
+    for (const PlanNode* p : projects) rel = run_project(*p, rel);
+    std::vector<ColumnPtr> keys;
+    std::vector<ColumnView> views;
+    for (const NamedExpr& k : a.keys) {
+      keys.push_back(evaluate_column(k.expr, rel));
+      views.push_back(keys.back()->view());
+    }
+    return group_rows(views, a.drop_nulls, false).count * 8 <= rel.height();
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 /// Part `part` of each morsel's partials of `slot`, concatenated in morsel order.
 ColumnPtr concat_partials(const std::vector<Morsel>& morsels, size_t slot, size_t part) {
   std::vector<ColumnView> parts;
@@ -298,6 +319,7 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
       failed = true;
     }
   };
+  if (!few_groups(a, projects, in)) return std::nullopt;
   run(0);
   const auto [b0, e0] = range(0);
   if (failed || done[0].groups * 8 > e0 - b0) return std::nullopt;  // many groups: partials would not pay
