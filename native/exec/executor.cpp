@@ -38,10 +38,11 @@ Relation run_node(const PlanNode& node, const Plan& plan, Device& device, const 
   GPUDF_FAIL(InvalidArgument, "unknown plan node");
 }
 
-/// An Aggregate node that may run as a morsel pipeline: the row-wise projections directly
-/// below it that nothing else reads (bottom first), and the node they read.
+/// An Aggregate node that may run as a morsel pipeline: the row-wise projections and the joins
+/// (through their left input) directly below it that nothing else reads, bottom first, and
+/// the node the lowest of them reads.
 struct PipelineShape {
-  std::vector<int32_t> projects;
+  std::vector<int32_t> stages;
   int32_t input = -1;
 };
 
@@ -60,12 +61,15 @@ void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>&
     if (node.kind != NodeKind::Aggregate || !node.aggregate.pipeline) continue;
     PipelineShape s;
     int32_t j = node.inputs[0];
-    while (plan.nodes[size_t(j)].kind == NodeKind::Project && plan.nodes[size_t(j)].row_wise && readers[size_t(j)] == 1) {
-      s.projects.insert(s.projects.begin(), j);
-      j = plan.nodes[size_t(j)].inputs[0];
+    for (;;) {
+      const PlanNode& below = plan.nodes[size_t(j)];
+      const bool stage = (below.kind == NodeKind::Project && below.row_wise) || (below.kind == NodeKind::Join && pipelinable_join(below));
+      if (!stage || readers[size_t(j)] != 1) break;
+      s.stages.insert(s.stages.begin(), j);
+      j = below.inputs[0];
     }
     s.input = j;
-    for (int32_t p : s.projects) owner[size_t(p)] = i;
+    for (int32_t p : s.stages) owner[size_t(p)] = i;
     shapes[i] = std::move(s);
   }
 }
@@ -110,25 +114,63 @@ Result execute(const Plan& plan, Device& device, bool profile) {
     if (owner[i] != i) continue;  // runs inside its pipeline
     if (pipelines[i]) {
       const PipelineShape& s = *pipelines[i];
-      const Relation& source = *results[size_t(s.input)];
-      std::vector<const PlanNode*> projects;
-      for (int32_t p : s.projects) projects.push_back(&plan.nodes[size_t(p)]);
+      std::vector<PipelineStage> stages;
+      for (int32_t p : s.stages) {
+        const PlanNode& st = plan.nodes[size_t(p)];
+        stages.push_back({&st, st.kind == NodeKind::Join ? &*results[size_t(st.inputs[1])] : nullptr});
+      }
+      auto run_stage = [&](const PipelineStage& st, const Relation& rel) {
+        return timed(st.node->label, rel.height() + (st.build ? st.build->height() : 0),
+                     [&] { return st.build ? run_join(*st.node, rel, *st.build) : run_project(*st.node, rel); });
+      };
+      // A join whose build side is larger than the flow (the source's height, as far as it can be
+      // told before running) is no probe for a pipeline: the stages up to the last such join run
+      // one by one, the pipeline starts above it.
+      Relation source = *results[size_t(s.input)];
+      size_t first = 0;
+      for (size_t k = 0; k < stages.size(); ++k)
+        if (stages[k].build && stages[k].build->height() > source.height()) first = k + 1;
+      // Stage k's right input, once no other node and no later stage reads it.
+      auto release_build = [&](size_t k) {
+        const PlanNode& st = plan.nodes[size_t(s.stages[k])];
+        if (st.kind != NodeKind::Join || last_use[size_t(st.inputs[1])] != i) return;
+        for (size_t later = k + 1; later < s.stages.size(); ++later)
+          if (plan.nodes[size_t(s.stages[later])].inputs.back() == st.inputs[1]) return;
+        results[size_t(st.inputs[1])].reset();
+      };
+      // The source is held by `source` from here (unless a stage also builds from it).
+      bool source_builds = false;
+      for (int32_t p : s.stages) source_builds |= plan.nodes[size_t(p)].kind == NodeKind::Join && plan.nodes[size_t(p)].inputs[1] == s.input;
+      if (!source_builds && last_use[size_t(s.input)] == i) results[size_t(s.input)].reset();
+      for (size_t k = 0; k < first; ++k) {
+        source = run_stage(stages[k], source);
+        release_build(k);
+      }
+      stages.erase(stages.begin(), stages.begin() + int64_t(first));
+      int projects = 0, joins = 0;
+      for (const PipelineStage& st : stages) (st.build ? joins : projects) += 1;
       std::optional<Relation> piped;
-      const std::string label = node.label + " (morsel pipeline" +
-                                (projects.empty() ? std::string() : " with the " + std::to_string(projects.size()) + " projection(s) below") + ")";
+      std::string below;
+      if (projects) below += std::to_string(projects) + " projection(s)";
+      if (joins) below += (projects ? " and " : "") + std::to_string(joins) + " join probe(s)";
+      const std::string label = node.label + " (morsel pipeline" + (below.empty() ? std::string() : " with the " + below + " below") + ")";
       Relation r = timed(label, source.height(), [&] {
-        piped = run_aggregate_pipeline(node, projects, source);
+        piped = run_aggregate_pipeline(node, stages, source);
         return piped ? *piped : Relation(device, 0);
       });
       if (piped) {
         results[i] = std::move(r);
       } else {
         if (profile) out.profile.pop_back();
-        // Not a pipeline after all: the projections, then the aggregation, one after another.
+        // Not a pipeline after all: the stages, then the aggregation, one after another.
         Relation rel = source;
-        for (const PlanNode* p : projects) rel = timed(p->label, rel.height(), [&] { return run_project(*p, rel); });
+        for (size_t k = 0; k < stages.size(); ++k) {
+          rel = run_stage(stages[k], rel);
+          release_build(first + k);
+        }
         results[i] = timed(node.label, rel.height(), [&] { return run_aggregate(node, rel); });
       }
+      for (size_t k = first; k < s.stages.size(); ++k) release_build(k);
       if (last_use[size_t(s.input)] == i) results[size_t(s.input)].reset();
       continue;
     }

@@ -32,6 +32,11 @@ Relation run_join(const PlanNode& node, const Relation& left, const Relation& ri
     for (const ColumnPtr& c : rk) rv.push_back(c->view());
     maps = join_maps(lv, rv, j.how, j.nulls_equal, j.order);
   }
+  return join_result(j, left, right, maps, lk, rk);
+}
+
+Relation join_result(const JoinSpec& j, const Relation& left, const Relation& right, const JoinMaps& maps,
+                     const std::vector<ColumnPtr>& lk, const std::vector<ColumnPtr>& rk) {
   const int64_t rows = maps.left->size();
   // Semi / anti joins keep left rows in left order: an ascending selection of the left side.
   const bool semi = j.how == JoinHow::Semi || j.how == JoinHow::Anti;

@@ -7,6 +7,7 @@
 
 #include "exec/plan.hpp"
 #include "exec/relation.hpp"
+#include "ops/join/join.hpp"
 
 namespace gpudf::exec {
 
@@ -19,11 +20,23 @@ Relation run_aggregate(const PlanNode& node, const Relation& in);
 /// outputs evaluated over the slots, sorted by the keys when the spec asks (aggregate.cpp).
 Relation aggregate_result(const AggregateSpec& a, Device& device, const std::vector<ColumnPtr>& keys,
                           const std::vector<ColumnPtr>& per_group, int64_t count);
-/// An Aggregate node fed by row-wise Project nodes `projects` (bottom first) over `in`, as one
-/// morsel pipeline; nullopt when it does not apply (pipeline.cpp).
-std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<const PlanNode*>& projects,
+/// A stage of a morsel pipeline below its aggregation: a row-wise Project, or a Join whose left
+/// input is the pipeline's flow and whose right input (`build`) was computed before.
+struct PipelineStage {
+  const PlanNode* node = nullptr;
+  const Relation* build = nullptr;  // Join only
+};
+/// An Aggregate node fed by `stages` (bottom first) over `in`, as one morsel pipeline; nullopt
+/// when it does not apply, and the caller runs the nodes one by one (pipeline.cpp).
+std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages,
                                                const Relation& in);
+/// Whether the executor may put Join node `node` inside a pipeline (kind, order, no reducer).
+bool pipelinable_join(const PlanNode& node);
 Relation run_join(const PlanNode& node, const Relation& left, const Relation& right);
+/// A join's output from its gather maps and the key columns (as promoted): each output column
+/// of either side passed through its map, outer joins' coalesced keys built (join.cpp).
+Relation join_result(const JoinSpec& j, const Relation& left, const Relation& right, const JoinMaps& maps,
+                     const std::vector<ColumnPtr>& lk, const std::vector<ColumnPtr>& rk);
 Relation run_sort(const PlanNode& node, const Relation& in);
 Relation run_slice(const PlanNode& node, const Relation& in);
 Relation run_top_k(const PlanNode& node, const Relation& in);

@@ -1,13 +1,15 @@
-// Morsel pipelines: an aggregation and the row-wise projections below it, run morsel by morsel.
+// Morsel pipelines: an aggregation and the stages below it (row-wise projections, and joins
+// probed by the flow through their left input), run morsel by morsel.
 //
-// The input's rows are cut into morsels of about kMorselRows (ceil(n / kMorselRows) equal
-// ranges: a shape fixed by n alone, never by the thread count). Each morsel runs the whole
-// pipeline on its own rows while they are in cache: the input sliced (row maps sliced, nothing
-// gathered), the projections evaluated over the slice, the keys grouped (ids by first
-// appearance within the morsel) and every aggregation folded into per-morsel partials. On the
-// CPU the morsels spread over the thread pool, each morsel's ops running inline on its thread;
-// on CUDA they run one after another through the same device ops. The projections' columns
-// never exist at the input's full height.
+// The source's rows (the input of the lowest stage) are cut into morsels of about kMorselRows
+// (ceil(n / kMorselRows) equal ranges: a shape fixed by n alone, never by the thread count).
+// Each morsel runs the whole pipeline on its own rows while they are in cache: the source
+// sliced (row maps sliced, nothing gathered), each projection evaluated over the slice, each
+// join's hash table (built once, before the morsels) probed with the slice's keys, the keys
+// grouped (ids by first appearance within the morsel) and every aggregation folded into
+// per-morsel partials. On the CPU the morsels spread over the thread pool, each morsel's ops
+// running inline on its thread; on CUDA they run one after another through the same device
+// ops. The projections' columns and the joins' outputs never exist at their full height.
 //
 // The sink then merges: the morsels' group keys, concatenated in morsel order, are grouped
 // again (first appearance, so the groups come out in the order the whole input would give) and
@@ -18,10 +20,13 @@
 //
 // Applies to the aggregations whose partials combine exactly so: len, count, nullCount, sum
 // (not of float32, whose partials would round twice), mean of numbers, min / max of numbers and
-// temporal values; with no filter / sortBy input. The input's first 4096 rows, then the first
-// morsel, decide whether groups are few enough (under one per 8 rows) for partials to pay.
-// Otherwise, and when a morsel raises a typed error, the caller runs the operators one after
-// another (so an error names the rows of the whole input, as without a pipeline).
+// temporal values; with no filter / sortBy input. Joins: inner, left, semi and anti, in no order
+// or the left side's, whose right side is no larger than the source (the executor runs the
+// stages up to the last join with a larger right side one by one, below the pipeline). The
+// source's first 4096 rows, then the first morsel, decide whether groups are few enough (under
+// one per 8 rows) for partials to pay. Otherwise, and when a morsel raises a typed error, the
+// caller runs the stages and the aggregation one after another (so an error names the rows of
+// the whole input, as without a pipeline).
 #include <algorithm>
 #include <atomic>
 #include <optional>
@@ -33,6 +38,7 @@
 #include "exec/operators.hpp"
 #include "ops/concat/concat.hpp"
 #include "ops/filter/filter.hpp"
+#include "ops/expr/typing.hpp"
 #include "ops/gather/gather.hpp"
 #include "ops/groupby/groupby.hpp"
 #include "ops/reduce/reduce_functors.hpp"
@@ -92,6 +98,29 @@ std::optional<std::vector<SlotPlan>> plan_slots(const AggregateSpec& a, const st
     out.push_back(p);
   }
   return out;
+}
+
+/// A stage ready to run on morsels: a projection, or a join whose build side's table is built
+/// once (its key columns, cast to the key pairs' common dtypes, held with it).
+struct Stage {
+  const PlanNode* node = nullptr;
+  const Relation* build = nullptr;
+  std::vector<TypeId> key_types;    // Join: each key pair's common dtype
+  std::vector<ColumnPtr> build_keys;
+  std::shared_ptr<const JoinTable> table;
+};
+
+/// Stage `st` over a morsel's rows `rel`.
+Relation run_stage(const Stage& st, const Relation& rel) {
+  if (!st.build) return run_project(*st.node, rel);
+  const JoinSpec& j = st.node->join;
+  std::vector<ColumnPtr> lk;
+  std::vector<ColumnView> views;
+  for (size_t k = 0; k < j.left_on.size(); ++k) {
+    lk.push_back(window::cast_column(rel.cell(j.left_on[k])->values(), st.key_types[k], rel.device()));
+    views.push_back(lk.back()->view());
+  }
+  return join_result(j, rel, *st.build, probe_join_table(*st.table, views, j.how), lk, st.build_keys);
 }
 
 /// One morsel's groups: their keys (one row per group, first-appearance order) and each
@@ -154,7 +183,7 @@ std::optional<GroupIds> group_morsel(const AggregateSpec& a, const MorselRows& r
   return group_rows(views, true, true);
 }
 
-Morsel run_morsel(const AggregateSpec& a, const std::vector<const PlanNode*>& projects, const std::vector<SlotPlan>& plan,
+Morsel run_morsel(const AggregateSpec& a, const std::vector<Stage>& stages, const std::vector<SlotPlan>& plan,
                   const Relation& in, const std::optional<DenseBase>& dense, int64_t begin, int64_t end) {
   MorselRows r;
   if (dense) {
@@ -164,10 +193,10 @@ Morsel run_morsel(const AggregateSpec& a, const std::vector<const PlanNode*>& pr
   } else {
     r.rel = in.slice(begin, end - begin);
   }
-  for (const PlanNode* p : projects) r.rel = run_project(*p, r.rel);
+  for (const Stage& st : stages) r.rel = run_stage(st, r.rel);
   std::vector<ColumnPtr> keys;
   std::optional<GroupIds> grouped = group_morsel(a, r, keys);
-  if (!grouped) return run_morsel(a, projects, plan, in, std::nullopt, begin, end);
+  if (!grouped) return run_morsel(a, stages, plan, in, std::nullopt, begin, end);
   const GroupIds& g = *grouped;
   Morsel m;
   m.groups = g.count;
@@ -225,10 +254,10 @@ Morsel run_morsel(const AggregateSpec& a, const std::vector<const PlanNode*>& pr
 /// Whether the first kProbeRows rows hold under one group per 8 rows: a look at the keys before
 /// any morsel runs, so a plan with many groups goes to the operators having spent little. A
 /// typed error here says no (the operators then raise it).
-bool few_groups(const AggregateSpec& a, const std::vector<const PlanNode*>& projects, const Relation& in) {
+bool few_groups(const AggregateSpec& a, const std::vector<Stage>& stages, const Relation& in) {
   try {
     Relation rel = in.slice(0, std::min(in.height(), kProbeRows));
-    for (const PlanNode* p : projects) rel = run_project(*p, rel);
+    for (const Stage& st : stages) rel = run_stage(st, rel);
     std::vector<ColumnPtr> keys;
     std::vector<ColumnView> views;
     for (const NamedExpr& k : a.keys) {
@@ -277,27 +306,64 @@ ColumnPtr float64_column(Device& device, const std::vector<double>& values, cons
 
 }  // namespace
 
-std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<const PlanNode*>& projects,
+bool pipelinable_join(const PlanNode& node) {
+  const JoinSpec& j = node.join;
+  // The probe gives the left side's order; a two-level order needs a sort on CUDA.
+  return (j.how == JoinHow::Inner || j.how == JoinHow::Left || j.how == JoinHow::Semi || j.how == JoinHow::Anti) &&
+         j.reducer_ratio == 0 && (j.order == JoinOrder::None || j.order == JoinOrder::Left) && !j.left_on.empty();
+}
+
+std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<PipelineStage>& given,
                                                const Relation& in) {
   const AggregateSpec& a = node.aggregate;
   const int64_t n = in.height();
   const int64_t morsels = (n + kMorselRows - 1) / kMorselRows;
   if (!a.pipeline || a.keys.empty() || morsels < 2) return std::nullopt;
 
-  // The dtypes of the aggregation inputs, from the schema the projections leave.
+  // The dtypes of the aggregation inputs, from the schema the stages leave.
   std::vector<std::string> names = in.names();
   std::vector<TypeId> types;
   for (const CellPtr& c : in.cells()) types.push_back(c->type());
-  for (const PlanNode* p : projects) {
-    if (p->kind != NodeKind::Project || !p->row_wise) return std::nullopt;
+  auto type_of = [&](const std::string& name) { return types[size_t(std::find(names.begin(), names.end(), name) - names.begin())]; };
+  std::vector<Stage> stages;
+  for (const PipelineStage& g : given) {
+    Stage st{g.node, g.build, {}, {}, nullptr};
     std::vector<std::string> next_names;
     std::vector<TypeId> next_types;
-    for (const NamedExpr& e : p->exprs) {
-      next_names.push_back(e.name);
-      next_types.push_back(expr_type(e.expr, names, types));
+    if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
+      for (const NamedExpr& e : g.node->exprs) {
+        next_names.push_back(e.name);
+        next_types.push_back(expr_type(e.expr, names, types));
+      }
+    } else if (g.node->kind == NodeKind::Join && pipelinable_join(*g.node) && g.build) {
+      const JoinSpec& j = g.node->join;
+      // The side join_maps would build: the right one, unless it is much the larger.
+      if (g.build->height() > (j.how == JoinHow::Inner ? n : 4 * n)) return std::nullopt;
+      for (const std::string& k : j.left_on)
+        if (std::find(names.begin(), names.end(), k) == names.end()) return std::nullopt;
+      std::vector<ColumnView> views;
+      for (size_t k = 0; k < j.right_on.size(); ++k) {
+        const ColumnPtr right = g.build->cell(j.right_on[k])->values();
+        const std::optional<TypeId> t = expr::value_supertype(type_of(j.left_on[k]), right->type());
+        if (!t) return std::nullopt;  // the operators raise the dtype error
+        st.key_types.push_back(*t);
+        st.build_keys.push_back(window::cast_column(right, *t, in.device()));
+        views.push_back(st.build_keys.back()->view());
+      }
+      st.table = build_join_table(views, j.nulls_equal);
+      for (const JoinOutput& o : j.outputs) {
+        next_names.push_back(o.name);
+        if (o.from == JoinOutput::From::Left) next_types.push_back(type_of(o.column));
+        else if (o.from == JoinOutput::From::Right) next_types.push_back(g.build->cell(o.column)->type());
+        else if (o.key >= 0 && size_t(o.key) < st.key_types.size()) next_types.push_back(st.key_types[size_t(o.key)]);
+        else return std::nullopt;
+      }
+    } else {
+      return std::nullopt;
     }
     names = std::move(next_names);
     types = std::move(next_types);
+    stages.push_back(std::move(st));
   }
   std::vector<TypeId> input_types;
   for (const ExprSpec& e : a.inputs) input_types.push_back(expr_type(e, names, types));
@@ -305,7 +371,9 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
   if (!plan) return std::nullopt;
 
   auto range = [&](int64_t m) { return std::pair{m * n / morsels, (m + 1) * n / morsels}; };
-  const std::optional<DenseBase> dense = dense_base(in);
+  // Over base rows only without joins: a join would see the rows the selection leaves out.
+  const bool joins = std::any_of(stages.begin(), stages.end(), [](const Stage& st) { return st.build != nullptr; });
+  const std::optional<DenseBase> dense = joins ? std::nullopt : dense_base(in);
   std::vector<Morsel> done(static_cast<size_t>(morsels));
   // A typed error in a morsel (a strict cast, say) would name rows of that morsel and depend on
   // which morsel failed first: the operators then run one by one and raise it as they would.
@@ -314,12 +382,12 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
     if (failed.load(std::memory_order_relaxed)) return;
     const auto [b, e] = range(m);
     try {
-      done[size_t(m)] = run_morsel(a, projects, *plan, in, dense, b, e);
+      done[size_t(m)] = run_morsel(a, stages, *plan, in, dense, b, e);
     } catch (const Error&) {
       failed = true;
     }
   };
-  if (!few_groups(a, projects, in)) return std::nullopt;
+  if (!few_groups(a, stages, in)) return std::nullopt;
   run(0);
   const auto [b0, e0] = range(0);
   if (failed || done[0].groups * 8 > e0 - b0) return std::nullopt;  // many groups: partials would not pay

@@ -213,6 +213,50 @@ describe("morsel pipelines", () => {
     ]);
   });
 
+  describe("with join probes", () => {
+    const n = 150_000;
+    const facts = new DataFrame({
+      cat: Int32Array.from({ length: n }, (_, r) => (r * 7) % 53),
+      x: Float64Array.from({ length: n }, (_, r) => ((r * 13) % 1000) / 8),
+      i: Int32Array.from({ length: n }, (_, r) => (r % 97) - 40),
+    });
+    // 50 of the 53 categories have a row; three names cover them.
+    const dims = new DataFrame({
+      cat: Int32Array.from({ length: 50 }, (_, c) => c),
+      name: Array.from({ length: 50 }, (_, c) => ["north", "south", "east"][c % 3]!),
+      w: Float64Array.from({ length: 50 }, (_, c) => 1 + c / 4),
+    });
+    const agg = [col("i").sum().alias("si"), col("y").sum().alias("sy"), col("x").mean().alias("mx"), col("i").max().alias("mi"), len().alias("n")];
+    const cases: [string, () => LazyFrame, string][] = [
+      ["inner", () => facts.lazy().join(dims.lazy(), { on: "cat", how: "inner" }).withColumns(col("x").mul(col("w")).alias("y")).groupBy("name", { maintainOrder: true }).agg(...agg), "1 projection(s) and 1 join probe(s)"],
+      ["left (unmatched rows group under a null name)", () => facts.lazy().join(dims.lazy(), { on: "cat", how: "left" }).withColumns(col("x").mul(col("w").fillNull(1)).alias("y")).groupBy("name", { maintainOrder: true }).agg(...agg), "1 projection(s) and 1 join probe(s)"],
+      ["semi", () => facts.lazy().join(dims.lazy().filter(col("name").eq("east")), { on: "cat", how: "semi" }).withColumns(col("x").mul(2).alias("y")).groupBy(col("cat").mod(4).alias("c4"), { maintainOrder: true }).agg(...agg), "1 projection(s) and 1 join probe(s)"],
+      ["anti", () => facts.lazy().join(dims.lazy().filter(col("name").eq("east")), { on: "cat", how: "anti" }).withColumns(col("x").mul(2).alias("y")).groupBy(col("cat").mod(4).alias("c4"), { maintainOrder: true }).agg(...agg), "1 projection(s) and 1 join probe(s)"],
+    ];
+    it.each(cases)("%s: the probe runs per morsel and gives the operators' answer", async (_, make, below) => {
+      const { result, profile } = await make().profile();
+      expect(names(profile).find((o) => o.startsWith("AGGREGATE"))).toContain(`(morsel pipeline with the ${below} below)`);
+      expect(names(profile).some((o) => o.includes("JOIN"))).toBe(false);
+      const off = make().collectSync({ optimizations: { pipelines: false } });
+      expect(result.columns).toEqual(off.columns);
+      expect(result.dtypes).toEqual(off.dtypes);
+      for (const c of result.columns.filter((c) => c !== "sy" && c !== "mx")) expect(result.getColumn(c).toArray(), c).toEqual(off.getColumn(c).toArray());
+      for (const c of ["sy", "mx"]) {
+        const b = off.getColumn(c).toArray() as number[];
+        (result.getColumn(c).toArray() as number[]).forEach((v, r) => expect(v).toBeCloseTo(b[r]!, 6));
+      }
+      expect(result.height).toBeGreaterThan(1);
+    });
+    it("run a join that would build its larger side as an operator, below the pipeline", async () => {
+      const big = new DataFrame({ cat: Int32Array.from({ length: 2 * n }, (_, r) => r % 53), z: Float64Array.from({ length: 2 * n }, (_, r) => r % 5) });
+      const lf = facts.lazy().join(big.lazy(), { on: "cat", how: "semi" }).groupBy("cat", { sort: true }).agg(col("x").sum(), len());
+      const { result, profile } = await lf.profile();
+      expect(names(profile).some((o) => o.startsWith("SEMI JOIN"))).toBe(true);
+      expect(names(profile).find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline)");
+      expectSameFrame(result, lf.collectSync({ optimizations: { pipelines: false } }));
+    });
+  });
+
   it.each([10, 140_001])("raise a typed error at row %i as the operators would, naming the whole input's row", (badRow) => {
     const bad = new DataFrame({
       k: Array.from({ length: N }, (_, r) => (r % 3 === 0 ? "a" : "b")),

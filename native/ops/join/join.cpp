@@ -128,6 +128,35 @@ JoinMaps join_maps(const std::vector<ColumnView>& left_keys,
   return maps;
 }
 
+std::shared_ptr<const JoinTable> build_join_table(const std::vector<ColumnView>& build, bool nulls_equal) {
+  GPUDF_EXPECTS(!build.empty(), InvalidArgument, "a join table needs at least one key");
+  for (const ColumnView& k : build)
+    GPUDF_EXPECTS(k.size == build[0].size && k.device == build[0].device, InvalidArgument,
+                  "join keys of one side must have the same length and device");
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(build[0])) return detail::build_table_cuda(build, nulls_equal);
+#endif
+  return detail::build_table_cpu(build, nulls_equal);
+}
+
+JoinMaps probe_join_table(const JoinTable& table, const std::vector<ColumnView>& probe, JoinHow how) {
+  GPUDF_EXPECTS(how == JoinHow::Inner || how == JoinHow::Left || how == JoinHow::Semi || how == JoinHow::Anti,
+                InvalidArgument, "a join table is probed for inner, left, semi or anti joins");
+  GPUDF_EXPECTS(!probe.empty(), InvalidArgument, "a probe needs at least one key");
+  detail::ProbeResult pr;
+#ifdef GPUDF_WITH_CUDA
+  if (on_cuda(probe[0])) pr = detail::probe_table_cuda(table, probe, how);
+  else
+#endif
+    pr = detail::probe_table_cpu(table, probe, how);
+  JoinMaps maps;
+  maps.left = pr.probe;
+  maps.right = pr.build;
+  maps.left_has_missing = pr.probe_missing;
+  maps.right_has_missing = pr.build_missing;
+  return maps;
+}
+
 JoinMaps cross_maps(Device& device, int64_t left_rows, int64_t right_rows) {
   GPUDF_EXPECTS(left_rows >= 0 && right_rows >= 0, InvalidArgument, "row counts must be >= 0");
   GPUDF_EXPECTS(right_rows == 0 || left_rows <= INT64_MAX / std::max<int64_t>(right_rows, 1) / 16,

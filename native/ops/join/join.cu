@@ -114,28 +114,60 @@ T* device_array(Device& dev, BufferPtr& holder, int64_t n) {
 
 }  // namespace
 
-ProbeResult hash_join_cuda(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
-                           JoinHow kind, bool nulls_equal) {
-  Device& dev = *probe[0].device;
-  cudaStream_t stream = cuda_current_stream();
-  const int32_t nk = int32_t(build.size());
-  const int64_t nb = build[0].size, np = probe[0].size;
-  GPUDF_EXPECTS(nb < int64_t(kNoRow) / 2, InvalidArgument,
-                "join: the build side must have fewer than 2^31 rows on CUDA");
-  BufferPtr bk_buf = device_views(dev, build, stream), pk_buf = device_views(dev, probe, stream);
-  const auto* bk = reinterpret_cast<const ColumnView*>(bk_buf->data());
-  const auto* pk = reinterpret_cast<const ColumnView*>(pk_buf->data());
+namespace {
 
-  const int64_t size = 2 * nb + 1;
-  BufferPtr slot_buf, next_buf, head_buf, count_buf, matched_buf, flag_buf;
-  ull* slots = device_array<ull>(dev, slot_buf, size);
-  uint32_t* next = device_array<uint32_t>(dev, next_buf, nb);
-  GPUDF_CUDA_TRY(cudaMemsetAsync(slots, 0, size_t(size) * sizeof(ull), stream));
-  if (nb > 0) {
-    insert_kernel<<<grid_for(nb), kBlock, 0, stream>>>(bk, nk, nb, !nulls_equal && has_nulls(build),
-                                                       slots, size, next);
+/// A CUDA JoinTable: the build keys' views on the device, the slots and the chains.
+struct CudaJoinTable final : JoinTable {
+  Device* dev = nullptr;
+  BufferPtr views, slot_buf, next_buf;
+  int32_t nk = 0;
+  int64_t nb = 0, size = 0;
+  bool nulls_equal = false;
+};
+
+}  // namespace
+
+std::shared_ptr<const JoinTable> build_table_cuda(const std::vector<ColumnView>& build, bool nulls_equal) {
+  auto t = std::make_shared<CudaJoinTable>();
+  Device& dev = *build[0].device;
+  cudaStream_t stream = cuda_current_stream();
+  t->dev = &dev;
+  t->nk = int32_t(build.size());
+  t->nb = build[0].size;
+  t->nulls_equal = nulls_equal;
+  GPUDF_EXPECTS(t->nb < int64_t(kNoRow) / 2, InvalidArgument,
+                "join: the build side must have fewer than 2^31 rows on CUDA");
+  t->views = device_views(dev, build, stream);
+  t->size = 2 * t->nb + 1;
+  ull* slots = device_array<ull>(dev, t->slot_buf, t->size);
+  uint32_t* next = device_array<uint32_t>(dev, t->next_buf, t->nb);
+  GPUDF_CUDA_TRY(cudaMemsetAsync(slots, 0, size_t(t->size) * sizeof(ull), stream));
+  if (t->nb > 0) {
+    insert_kernel<<<grid_for(t->nb), kBlock, 0, stream>>>(reinterpret_cast<const ColumnView*>(t->views->data()), t->nk,
+                                                          t->nb, !nulls_equal && has_nulls(build), slots, t->size, next);
     GPUDF_CUDA_TRY(cudaGetLastError());
   }
+  return t;
+}
+
+ProbeResult hash_join_cuda(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
+                           JoinHow kind, bool nulls_equal) {
+  return probe_table_cuda(*build_table_cuda(build, nulls_equal), probe, kind);
+}
+
+ProbeResult probe_table_cuda(const JoinTable& built, const std::vector<ColumnView>& probe, JoinHow kind) {
+  const auto& t = dynamic_cast<const CudaJoinTable&>(built);
+  Device& dev = *t.dev;
+  cudaStream_t stream = cuda_current_stream();
+  const int32_t nk = t.nk;
+  const int64_t nb = t.nb, np = probe[0].size, size = t.size;
+  const bool nulls_equal = t.nulls_equal;
+  BufferPtr pk_buf = device_views(dev, probe, stream);
+  const auto* bk = reinterpret_cast<const ColumnView*>(t.views->data());
+  const auto* pk = reinterpret_cast<const ColumnView*>(pk_buf->data());
+  const auto* slots = reinterpret_cast<const ull*>(t.slot_buf->data());
+  const auto* next = reinterpret_cast<const uint32_t*>(t.next_buf->data());
+  BufferPtr head_buf, count_buf, matched_buf, flag_buf;
 
   const JoinHow probe_kind = kind == JoinHow::Full ? JoinHow::Left : kind;
   uint32_t* heads = device_array<uint32_t>(dev, head_buf, np);

@@ -54,6 +54,25 @@ JoinMaps join_maps(const std::vector<ColumnView>& left_keys,
                    const std::vector<ColumnView>& right_keys, JoinHow how, bool nulls_equal,
                    JoinOrder order);
 
+/// A hash table over a join's build-side keys, probed any number of times (the query engine's
+/// morsel pipelines probe one per morsel). It holds views of the keys: their columns must
+/// outlive it. Backend-specific (ops/join/join_cpu.cpp, join.cu).
+class JoinTable {
+ public:
+  virtual ~JoinTable() = default;
+};
+
+/// The table of `build` (>= 1 key column, one device). Nulls never match unless `nulls_equal`.
+std::shared_ptr<const JoinTable> build_join_table(const std::vector<ColumnView>& build, bool nulls_equal);
+
+/// Gather maps of probe keys `probe` (the build keys' dtypes pairwise, the same device) against
+/// the table, `how` Inner, Left (the probe side outer), Semi or Anti: the probe rows in order,
+/// each with its matches in chain order (ascending build rows on the CPU, any order on CUDA).
+/// `left` is the probe side's map, `right` the build side's (none for semi / anti). Probing the
+/// rows in pieces and concatenating the pieces' maps (build rows as they are, probe rows offset
+/// by the piece's start) gives the maps of the whole on the CPU.
+JoinMaps probe_join_table(const JoinTable& table, const std::vector<ColumnView>& probe, JoinHow how);
+
 /// Every pair of rows, left-major: left = i / right_rows, right = i % right_rows.
 JoinMaps cross_maps(Device& device, int64_t left_rows, int64_t right_rows);
 
@@ -151,6 +170,9 @@ struct ProbeResult {
 /// kind: Inner, Left (outer probe side), Full (outer both), Semi, Anti.
 ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
                           JoinHow kind, bool nulls_equal);
+std::shared_ptr<const JoinTable> build_table_cpu(const std::vector<ColumnView>& build, bool nulls_equal);
+/// The probe of hash_join_cpu against a built table (Full too: a table probed once).
+ProbeResult probe_table_cpu(const JoinTable& table, const std::vector<ColumnView>& probe, JoinHow kind);
 /// Left join (no order asked for) of a left side much smaller than the right, built on the left:
 /// every match, then the left rows without one (right -1).
 JoinMaps left_join_building_left_cpu(const std::vector<ColumnView>& left, const std::vector<ColumnView>& right,
@@ -165,6 +187,8 @@ ColumnPtr coalesce_map_cpu(const ColumnView& left, const ColumnView& right, int6
 #ifdef GPUDF_WITH_CUDA
 ProbeResult hash_join_cuda(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
                            JoinHow kind, bool nulls_equal);
+std::shared_ptr<const JoinTable> build_table_cuda(const std::vector<ColumnView>& build, bool nulls_equal);
+ProbeResult probe_table_cuda(const JoinTable& table, const std::vector<ColumnView>& probe, JoinHow kind);
 JoinMaps cross_maps_cuda(Device& device, int64_t left_rows, int64_t right_rows);
 ColumnPtr coalesce_map_cuda(const ColumnView& left, const ColumnView& right, int64_t left_rows);
 #endif

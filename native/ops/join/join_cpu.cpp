@@ -287,9 +287,31 @@ class BuildTable {
 
 }  // namespace
 
+namespace {
+
+/// A CPU JoinTable: the build keys' views (the table reads them) and the table.
+struct CpuJoinTable final : JoinTable {
+  CpuJoinTable(const std::vector<ColumnView>& build, bool ne) : keys(build), nulls_equal(ne), table(keys, ne) {}
+  std::vector<ColumnView> keys;
+  bool nulls_equal;
+  BuildTable table;
+};
+
+}  // namespace
+
+std::shared_ptr<const JoinTable> build_table_cpu(const std::vector<ColumnView>& build, bool nulls_equal) {
+  return std::make_shared<CpuJoinTable>(build, nulls_equal);
+}
+
 ProbeResult hash_join_cpu(const std::vector<ColumnView>& build, const std::vector<ColumnView>& probe,
                           JoinHow kind, bool nulls_equal) {
-  const BuildTable table(build, nulls_equal);
+  return probe_table_cpu(*build_table_cpu(build, nulls_equal), probe, kind);
+}
+
+ProbeResult probe_table_cpu(const JoinTable& built, const std::vector<ColumnView>& probe, JoinHow kind) {
+  const auto& cpu = dynamic_cast<const CpuJoinTable&>(built);
+  const BuildTable& table = cpu.table;
+  const bool nulls_equal = cpu.nulls_equal;
   const int64_t nb = table.rows(), np = probe[0].size;
   const uint32_t* next = table.next();
   const bool probe_nulls = !nulls_equal && has_nulls(probe);
