@@ -16,7 +16,8 @@
 // each aggregation's partials are combined per group in morsel order: counts and integer sums
 // (wrapping, so exact in any order) and min / max through the grouped fold; float sums, and the
 // sums of means, added one morsel after another. A float result is therefore the same on every
-// run, machine and backend; it may differ in the last bits from the operator-by-operator fold.
+// run and machine, and on both backends unless a join is in the pipeline (CUDA lists a row's
+// matches in another order); it may differ in the last bits from the operator-by-operator fold.
 //
 // Applies to the aggregations whose partials combine exactly so: len, count, nullCount, sum
 // (not of float32, whose partials would round twice), mean of numbers, min / max of numbers and
