@@ -36,6 +36,7 @@
 #include "core/thread_pool.hpp"
 #include "core/transfer.hpp"
 #include "exec/expr_eval.hpp"
+#include "exec/grouping.hpp"
 #include "exec/operators.hpp"
 #include "ops/concat/concat.hpp"
 #include "ops/filter/filter.hpp"
@@ -259,13 +260,7 @@ bool few_groups(const AggregateSpec& a, const std::vector<Stage>& stages, const 
   try {
     Relation rel = in.slice(0, std::min(in.height(), kProbeRows));
     for (const Stage& st : stages) rel = run_stage(st, rel);
-    std::vector<ColumnPtr> keys;
-    std::vector<ColumnView> views;
-    for (const NamedExpr& k : a.keys) {
-      keys.push_back(evaluate_column(k.expr, rel));
-      views.push_back(keys.back()->view());
-    }
-    return group_rows(views, a.drop_nulls, false).count * 8 <= rel.height();
+    return group_by(a.keys, rel, a.drop_nulls, false, false).groups.count * 8 <= rel.height();
   } catch (const Error&) {
     return false;
   }
