@@ -112,7 +112,10 @@ exec::PlanNode node_of(const Napi::Object& o) {
       n.csv = csv_options_of(o.Get("csv"));
       n.names = strings_of(o, "names");
       break;
-    case NodeKind::Filter: n.predicate = expr_of(o, "predicate"); break;
+    case NodeKind::Filter:
+      n.predicate = expr_of(o, "predicate");
+      n.row_wise = bool_of(o, "rowWise");
+      break;
     case NodeKind::Project:
       n.exprs = named_of(o, "exprs");
       n.broadcast_height = bool_of(o, "broadcastHeight");

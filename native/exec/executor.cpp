@@ -38,16 +38,16 @@ Relation run_node(const PlanNode& node, const Plan& plan, Device& device, const 
   GPUDF_FAIL(InvalidArgument, "unknown plan node");
 }
 
-/// An Aggregate node that may run as a morsel pipeline: the row-wise projections and the joins
-/// (through their left input) directly below it that nothing else reads, bottom first, and
-/// the node the lowest of them reads.
+/// An Aggregate node that may run as a morsel pipeline: the row-wise projections and filters
+/// and the joins (through their left input) directly below it that nothing else reads, bottom
+/// first, and the node the lowest of them reads.
 struct PipelineShape {
   std::vector<int32_t> stages;
   int32_t input = -1;
 };
 
 /// The pipelines of the plan by aggregate node, and for each node the node whose run it is
-/// part of (itself unless it is a projection inside a pipeline).
+/// part of (itself unless it is a stage inside a pipeline).
 void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>& shapes, std::vector<size_t>& owner) {
   const size_t n = plan.nodes.size();
   std::vector<int32_t> readers(n, 0);
@@ -63,7 +63,8 @@ void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>&
     int32_t j = node.inputs[0];
     for (;;) {
       const PlanNode& below = plan.nodes[size_t(j)];
-      const bool stage = (below.kind == NodeKind::Project && below.row_wise) || (below.kind == NodeKind::Join && pipelinable_join(below));
+      const bool stage = ((below.kind == NodeKind::Project || below.kind == NodeKind::Filter) && below.row_wise) ||
+                         (below.kind == NodeKind::Join && pipelinable_join(below));
       if (!stage || readers[size_t(j)] != 1) break;
       s.stages.insert(s.stages.begin(), j);
       j = below.inputs[0];
@@ -121,7 +122,7 @@ Result execute(const Plan& plan, Device& device, bool profile) {
       }
       auto run_stage = [&](const PipelineStage& st, const Relation& rel) {
         return timed(st.node->label, rel.height() + (st.build ? st.build->height() : 0),
-                     [&] { return st.build ? run_join(*st.node, rel, *st.build) : run_project(*st.node, rel); });
+                     [&] { return run_node(*st.node, plan, device, {&rel, st.build}); });
       };
       // A join whose build side is larger than the flow (the source's height, as far as it can be
       // told before running) is no probe for a pipeline: the stages up to the last such join run
@@ -147,12 +148,16 @@ Result execute(const Plan& plan, Device& device, bool profile) {
         release_build(k);
       }
       stages.erase(stages.begin(), stages.begin() + int64_t(first));
-      int projects = 0, joins = 0;
-      for (const PipelineStage& st : stages) (st.build ? joins : projects) += 1;
+      int projects = 0, filters = 0, joins = 0;
+      for (const PipelineStage& st : stages)
+        (st.build ? joins : st.node->kind == NodeKind::Filter ? filters : projects) += 1;
       std::optional<Relation> piped;
+      std::vector<std::string> parts;  // "1 projection(s), 2 filter(s) and 1 join probe(s)"
+      for (auto [count, what] : {std::pair{projects, " projection(s)"}, {filters, " filter(s)"}, {joins, " join probe(s)"}})
+        if (count) parts.push_back(std::to_string(count) + what);
       std::string below;
-      if (projects) below += std::to_string(projects) + " projection(s)";
-      if (joins) below += (projects ? " and " : "") + std::to_string(joins) + " join probe(s)";
+      for (size_t k = 0; k < parts.size(); ++k)
+        below += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
       const std::string label = node.label + " (morsel pipeline" + (below.empty() ? std::string() : " with the " + below + " below") + ")";
       Relation r = timed(label, source.height(), [&] {
         piped = run_aggregate_pipeline(node, stages, source);

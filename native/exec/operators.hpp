@@ -20,8 +20,8 @@ Relation run_aggregate(const PlanNode& node, const Relation& in);
 /// outputs evaluated over the slots, sorted by the keys when the spec asks (aggregate.cpp).
 Relation aggregate_result(const AggregateSpec& a, Device& device, const std::vector<ColumnPtr>& keys,
                           const std::vector<ColumnPtr>& per_group, int64_t count);
-/// A stage of a morsel pipeline below its aggregation: a row-wise Project, or a Join whose left
-/// input is the pipeline's flow and whose right input (`build`) was computed before.
+/// A stage of a morsel pipeline below its aggregation: a row-wise Project or Filter, or a Join
+/// whose left input is the pipeline's flow and whose right input (`build`) was computed before.
 struct PipelineStage {
   const PlanNode* node = nullptr;
   const Relation* build = nullptr;  // Join only

@@ -1,11 +1,12 @@
-// Morsel pipelines: an aggregation and the stages below it (row-wise projections, and joins
-// probed by the flow through their left input), run morsel by morsel.
+// Morsel pipelines: an aggregation and the stages below it (row-wise projections and filters,
+// and joins probed by the flow through their left input), run morsel by morsel.
 //
 // The source's rows (the input of the lowest stage) are cut into morsels of about kMorselRows
 // (ceil(n / kMorselRows) equal ranges: a shape fixed by n alone, never by the thread count).
 // Each morsel runs the whole pipeline on its own rows while they are in cache: the source
 // sliced (row maps sliced, nothing gathered), each projection evaluated over the slice, each
-// join's hash table (built once, before the morsels) probed with the slice's keys, the keys
+// filter's selection composed into the row maps (nothing gathered), each join's hash table
+// (built once, before the morsels) probed with the slice's keys, the keys
 // grouped (ids by first appearance within the morsel) and every aggregation folded into
 // per-morsel partials. On the CPU the morsels spread over the thread pool, each morsel's ops
 // running inline on its thread; on CUDA they run one after another through the same device
@@ -114,6 +115,7 @@ struct Stage {
 
 /// Stage `st` over a morsel's rows `rel`.
 Relation run_stage(const Stage& st, const Relation& rel) {
+  if (st.node->kind == NodeKind::Filter) return run_filter(*st.node, rel);
   if (!st.build) return run_project(*st.node, rel);
   const JoinSpec& j = st.node->join;
   std::vector<ColumnPtr> lk;
@@ -253,14 +255,17 @@ Morsel run_morsel(const AggregateSpec& a, const std::vector<Stage>& stages, cons
   return m;
 }
 
-/// Whether the first kProbeRows rows hold under one group per 8 rows: a look at the keys before
-/// any morsel runs, so a plan with many groups goes to the operators having spent little. A
-/// typed error here says no (the operators then raise it).
+/// Whether the first kProbeRows source rows give under one group per 8 of them (per 8 source
+/// rows, not per row the stages leave: a selective join leaves few rows, and their partials
+/// still cost little beside the rows the morsel reads): a look at the keys before any morsel
+/// runs, so a plan with many groups goes to the operators having spent little. A typed error
+/// here says no (the operators then raise it).
 bool few_groups(const AggregateSpec& a, const std::vector<Stage>& stages, const Relation& in) {
   try {
-    Relation rel = in.slice(0, std::min(in.height(), kProbeRows));
+    const int64_t rows = std::min(in.height(), kProbeRows);
+    Relation rel = in.slice(0, rows);
     for (const Stage& st : stages) rel = run_stage(st, rel);
-    return group_by(a.keys, rel, a.drop_nulls, false, false).groups.count * 8 <= rel.height();
+    return group_by(a.keys, rel, a.drop_nulls, false, false).groups.count * 8 <= rows;
   } catch (const Error&) {
     return false;
   }
@@ -326,7 +331,10 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
     Stage st{g.node, g.build, {}, {}, nullptr};
     std::vector<std::string> next_names;
     std::vector<TypeId> next_types;
-    if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
+    if (g.node->kind == NodeKind::Filter && g.node->row_wise && !g.build) {
+      next_names = names;  // the schema stays
+      next_types = types;
+    } else if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
       for (const NamedExpr& e : g.node->exprs) {
         next_names.push_back(e.name);
         next_types.push_back(expr_type(e.expr, names, types));
@@ -367,9 +375,10 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
   if (!plan) return std::nullopt;
 
   auto range = [&](int64_t m) { return std::pair{m * n / morsels, (m + 1) * n / morsels}; };
-  // Over base rows only without joins: a join would see the rows the selection leaves out.
-  const bool joins = std::any_of(stages.begin(), stages.end(), [](const Stage& st) { return st.build != nullptr; });
-  const std::optional<DenseBase> dense = joins ? std::nullopt : dense_base(in);
+  // Over base rows only without joins and filters: they would see the rows the selection leaves
+  // out (and a filter's selection of a base range would not be the morsel's rows).
+  const bool moves_rows = std::any_of(stages.begin(), stages.end(), [](const Stage& st) { return st.node->kind != NodeKind::Project; });
+  const std::optional<DenseBase> dense = moves_rows ? std::nullopt : dense_base(in);
   std::vector<Morsel> done(static_cast<size_t>(morsels));
   // A typed error in a morsel (a strict cast, say) would name rows of that morsel and depend on
   // which morsel failed first: the operators then run one by one and raise it as they would.

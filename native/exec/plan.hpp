@@ -131,7 +131,9 @@ struct PlanNode {
   bool broadcast_height = false;
   /// Project: every output's value at a row reads only that row, and the height is the input's
   /// (no aggregation, window op or fill from neighbours; some output reads a column or
-  /// broadcast_height), so the projection of a slice is the slice of the projection.
+  /// broadcast_height), so the projection of a slice is the slice of the projection. Filter:
+  /// the predicate at a row reads only that row, so the filter of a slice is the slice of the
+  /// filter.
   bool row_wise = false;
   AggregateSpec aggregate;
   JoinSpec join;

@@ -69,6 +69,8 @@ export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOpti
       }
       case "filter":
         node.predicate = serializeExpr(plan.predicate);
+        // A slice's filter is the filter's slice.
+        node.rowWise = !readsOtherRows(plan.predicate);
         break;
       case "project":
         node.exprs = named(plan.exprs);

@@ -213,6 +213,64 @@ describe("morsel pipelines", () => {
     ]);
   });
 
+  describe("with filters inside", () => {
+    /** Every column of `on` equal to `off`'s: integers, keys and extremes exactly, float sums close. */
+    const same = (on: DataFrame, off: DataFrame, floats: string[]): void => {
+      expect(on.columns).toEqual(off.columns);
+      expect(on.dtypes).toEqual(off.dtypes);
+      for (const c of on.columns.filter((c) => !floats.includes(c))) expect(on.getColumn(c).toArray(), c).toEqual(off.getColumn(c).toArray());
+      for (const c of floats) {
+        const b = off.getColumn(c).toArray() as (number | null)[];
+        (on.getColumn(c).toArray() as (number | null)[]).forEach((v, r) => (b[r] === null ? expect(v).toBeNull() : expect(v).toBeCloseTo(b[r]!, 6)));
+      }
+    };
+    const aggs = [col("x").sum().alias("sx"), col("i").sum().alias("si"), col("y").mean().alias("my"), col("i").min().alias("mini"), col("d").max().alias("maxd"), len().alias("n")];
+
+    it("run filters below and above a projection per morsel", async () => {
+      // With predicate pushdown off both filters stay where they are written, inside the
+      // pipeline (pushdown would move them into the scan).
+      const optimizations = { predicatePushdown: false };
+      const lf = df
+        .lazy()
+        .filter(col("k2").neq(1).or(col("x").gt(0)))
+        .withColumns(col("x").mul(2).add(col("i")).alias("y"))
+        .filter(col("y").gt(-300))
+        .groupBy(["k", "k2"], { maintainOrder: true })
+        .agg(...aggs);
+      const { result, profile } = await lf.profile({ optimizations });
+      const ops = names(profile);
+      expect(ops.find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline with the 1 projection(s) and 2 filter(s) below)");
+      expect(ops.some((o) => o.startsWith("FILTER"))).toBe(false);
+      const off = lf.collectSync({ optimizations: { ...optimizations, pipelines: false } });
+      expect(names((await lf.profile({ optimizations: { ...optimizations, pipelines: false } })).profile).some((o) => o.startsWith("FILTER"))).toBe(true);
+      expectSameFrame(lf.collectSync(), off.select(...off.columns));
+      same(result, off, ["sx", "my"]);
+      // The groups' row counts, from JS over the same rows.
+      const want = new Map<string, bigint>();
+      for (const r of filtered(df)) if (r.y !== null && r.y > -300) want.set(r.key, (want.get(r.key) ?? 0n) + 1n);
+      const keys = (result.getColumn("k").toArray() as (string | null)[]).map((k, r) => `${k}|${result.getColumn("k2").toArray()[r]}`);
+      expect(new Map(keys.map((k, r) => [k, result.getColumn("n").toArray()[r] as bigint]))).toEqual(want);
+    });
+
+    it("leave a filter that reads other rows to the operators, below the pipeline", async () => {
+      const lf = df
+        .lazy()
+        .withColumns(col("x").mul(2).add(col("i")).alias("y"))
+        .filter(col("y").gt(col("y").min().add(10)))
+        .groupBy("k", { sort: true })
+        .agg(...aggs);
+      const { result, profile } = await lf.profile();
+      const ops = names(profile);
+      expect(ops.some((o) => o.startsWith("FILTER"))).toBe(true);
+      expect(ops.find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline)");
+      same(result, lf.collectSync({ optimizations: { pipelines: false } }), ["sx", "my"]);
+      // The minimum is the whole column's: a per-morsel minimum would keep other rows.
+      const y = df.withColumns(col("x").mul(2).add(col("i")).alias("y"));
+      const eager = y.filter(col("y").gt((y.getColumn("y").min() as number) + 10)).groupBy("k", { sort: true }).agg(len().alias("n"));
+      expect(result.getColumn("n").toArray()).toEqual(eager.getColumn("n").toArray());
+    });
+  });
+
   describe("with join probes", () => {
     const n = 150_000;
     const facts = new DataFrame({
@@ -246,6 +304,29 @@ describe("morsel pipelines", () => {
         (result.getColumn(c).toArray() as number[]).forEach((v, r) => expect(v).toBeCloseTo(b[r]!, 6));
       }
       expect(result.height).toBeGreaterThan(1);
+    });
+    it("take a selective join with few groups: the groups are counted against the rows read", async () => {
+      // One category of 53 matches (about 1 row in 53 is left), and 20 groups: more than one
+      // group per 8 rows left in the first 4096 rows read, far under one per 8 rows read.
+      const one = dims.lazy().filter(col("cat").eq(7));
+      const lf = facts
+        .lazy()
+        .join(one, { on: "cat", how: "inner" })
+        .filter(col("x").lt(col("w").mul(60)))
+        .groupBy(col("i").mod(20).alias("g"), { sort: true })
+        .agg(col("i").sum().alias("si"), col("x").max().alias("mx"), len().alias("n"));
+      const { result, profile } = await lf.profile();
+      expect(names(profile).find((o) => o.startsWith("AGGREGATE"))).toContain("(morsel pipeline with the 1 filter(s) and 1 join probe(s) below)");
+      expect(result.height).toBe(20);
+      expectSameFrame(result, lf.collectSync({ optimizations: { pipelines: false } }));
+      // The same rows from JS: cat 7 has w = 2.75, so x < 165.
+      const n = new Map<number, bigint>();
+      facts.toRecords().forEach((r) => {
+        const row = r as { cat: number; x: number; i: number };
+        const g = (row.i + 40) % 20; // i >= -40; mod is floored
+        if (row.cat === 7 && row.x < 165) n.set(g, (n.get(g) ?? 0n) + 1n);
+      });
+      expect(result.getColumn("n").toArray()).toEqual((result.getColumn("g").toArray() as number[]).map((g) => n.get(g)));
     });
     it("run a join that would build its larger side as an operator, below the pipeline", async () => {
       const big = new DataFrame({ cat: Int32Array.from({ length: 2 * n }, (_, r) => r % 53), z: Float64Array.from({ length: 2 * n }, (_, r) => r % 5) });
