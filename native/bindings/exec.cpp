@@ -101,6 +101,8 @@ exec::PlanNode node_of(const Napi::Object& o) {
   n.kind = kind_of(string_of(o.Get("kind"), "kind"));
   n.inputs = ints_of(o, "inputs");
   n.label = o.Get("label").IsString() ? o.Get("label").As<Napi::String>().Utf8Value() : string_of(o.Get("kind"), "kind");
+  n.pipeline = bool_of(o, "pipeline");
+  n.row_wise = bool_of(o, "rowWise");
   switch (n.kind) {
     case NodeKind::Scan:
       n.frame = int32_t(int_of(o, "frame"));
@@ -114,12 +116,10 @@ exec::PlanNode node_of(const Napi::Object& o) {
       break;
     case NodeKind::Filter:
       n.predicate = expr_of(o, "predicate");
-      n.row_wise = bool_of(o, "rowWise");
       break;
     case NodeKind::Project:
       n.exprs = named_of(o, "exprs");
       n.broadcast_height = bool_of(o, "broadcastHeight");
-      n.row_wise = bool_of(o, "rowWise");
       break;
     case NodeKind::Aggregate: {
       exec::AggregateSpec& a = n.aggregate;
@@ -141,7 +141,6 @@ exec::PlanNode node_of(const Napi::Object& o) {
       a.maintain_order = bool_of(o, "maintainOrder");
       a.sort = bool_of(o, "sort");
       a.drop_nulls = bool_of(o, "dropNulls");
-      a.pipeline = bool_of(o, "pipeline");
       break;
     }
     case NodeKind::Join: {

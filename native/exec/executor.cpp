@@ -38,15 +38,16 @@ Relation run_node(const PlanNode& node, const Plan& plan, Device& device, const 
   GPUDF_FAIL(InvalidArgument, "unknown plan node");
 }
 
-/// An Aggregate node that may run as a morsel pipeline: the row-wise projections and filters
-/// and the joins (through their left input) directly below it that nothing else reads, bottom
-/// first, and the node the lowest of them reads.
+/// A sink node that may run as a morsel pipeline (pipeline_sink: an aggregation, a sort with a
+/// limit, a topK): the row-wise projections and filters and the joins (through their left
+/// input) directly below it that nothing else reads, bottom first, and the node the lowest of
+/// them reads.
 struct PipelineShape {
   std::vector<int32_t> stages;
   int32_t input = -1;
 };
 
-/// The pipelines of the plan by aggregate node, and for each node the node whose run it is
+/// The pipelines of the plan by sink node, and for each node the node whose run it is
 /// part of (itself unless it is a stage inside a pipeline).
 void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>& shapes, std::vector<size_t>& owner) {
   const size_t n = plan.nodes.size();
@@ -58,7 +59,7 @@ void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>&
   for (size_t i = 0; i < n; ++i) owner[i] = i;
   for (size_t i = 0; i < n; ++i) {
     const PlanNode& node = plan.nodes[i];
-    if (node.kind != NodeKind::Aggregate || !node.aggregate.pipeline) continue;
+    if (!pipeline_sink(node)) continue;
     PipelineShape s;
     int32_t j = node.inputs[0];
     for (;;) {
@@ -160,20 +161,20 @@ Result execute(const Plan& plan, Device& device, bool profile) {
         below += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
       const std::string label = node.label + " (morsel pipeline" + (below.empty() ? std::string() : " with the " + below + " below") + ")";
       Relation r = timed(label, source.height(), [&] {
-        piped = run_aggregate_pipeline(node, stages, source);
+        piped = run_pipeline(node, stages, source);
         return piped ? *piped : Relation(device, 0);
       });
       if (piped) {
         results[i] = std::move(r);
       } else {
         if (profile) out.profile.pop_back();
-        // Not a pipeline after all: the stages, then the aggregation, one after another.
+        // Not a pipeline after all: the stages, then the sink, one after another.
         Relation rel = source;
         for (size_t k = 0; k < stages.size(); ++k) {
           rel = run_stage(stages[k], rel);
           release_build(first + k);
         }
-        results[i] = timed(node.label, rel.height(), [&] { return run_aggregate(node, rel); });
+        results[i] = timed(node.label, rel.height(), [&] { return run_node(node, plan, device, {&rel}); });
       }
       for (size_t k = first; k < s.stages.size(); ++k) release_build(k);
       if (last_use[size_t(s.input)] == i) results[size_t(s.input)].reset();

@@ -20,16 +20,19 @@ Relation run_aggregate(const PlanNode& node, const Relation& in);
 /// outputs evaluated over the slots, sorted by the keys when the spec asks (aggregate.cpp).
 Relation aggregate_result(const AggregateSpec& a, Device& device, const std::vector<ColumnPtr>& keys,
                           const std::vector<ColumnPtr>& per_group, int64_t count);
-/// A stage of a morsel pipeline below its aggregation: a row-wise Project or Filter, or a Join
+/// A stage of a morsel pipeline below its sink: a row-wise Project or Filter, or a Join
 /// whose left input is the pipeline's flow and whose right input (`build`) was computed before.
 struct PipelineStage {
   const PlanNode* node = nullptr;
   const Relation* build = nullptr;  // Join only
 };
-/// An Aggregate node fed by `stages` (bottom first) over `in`, as one morsel pipeline; nullopt
-/// when it does not apply, and the caller runs the nodes one by one (pipeline.cpp).
-std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages,
-                                               const Relation& in);
+/// Whether `node` may end a morsel pipeline: the lowering allowed it, its expressions are
+/// row-wise, and it is an Aggregate with keys, a Sort with a limit or a TopK over the whole
+/// frame (pipeline.cpp).
+bool pipeline_sink(const PlanNode& node);
+/// Sink `node` fed by `stages` (bottom first) over `in`, as one morsel pipeline; nullopt when it
+/// does not apply, and the caller runs the nodes one by one (pipeline*.cpp).
+std::optional<Relation> run_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages, const Relation& in);
 /// Whether the executor may put Join node `node` inside a pipeline (kind, order, no reducer).
 bool pipelinable_join(const PlanNode& node);
 Relation run_join(const PlanNode& node, const Relation& left, const Relation& right);

@@ -1,119 +1,125 @@
-// Morsel pipelines: an aggregation and the stages below it (row-wise projections and filters,
-// and joins probed by the flow through their left input), run morsel by morsel.
+// Morsel pipelines: a sink and the stages directly below it (row-wise projections and filters,
+// and joins probed by the flow through their left input) run morsel by morsel.
 //
 // The source's rows (the input of the lowest stage) are cut into morsels of about kMorselRows
 // (ceil(n / kMorselRows) equal ranges: a shape fixed by n alone, never by the thread count).
 // Each morsel runs the whole pipeline on its own rows while they are in cache: the source
 // sliced (row maps sliced, nothing gathered), each projection evaluated over the slice, each
 // filter's selection composed into the row maps (nothing gathered), each join's hash table
-// (built once, before the morsels) probed with the slice's keys, the keys
-// grouped (ids by first appearance within the morsel) and every aggregation folded into
-// per-morsel partials. On the CPU the morsels spread over the thread pool, each morsel's ops
-// running inline on its thread; on CUDA they run one after another through the same device
-// ops. The projections' columns and the joins' outputs never exist at their full height.
+// (built once, before the morsels) probed with the slice's keys; then the sink takes the
+// morsel's rows. On the CPU the morsels spread over the thread pool, each morsel's ops running
+// inline on its thread; on CUDA they run one after another through the same device ops. The
+// projections' columns and the joins' outputs never exist at their full height.
 //
-// The sink then merges: the morsels' group keys, concatenated in morsel order, are grouped
-// again (first appearance, so the groups come out in the order the whole input would give) and
-// each aggregation's partials are combined per group in morsel order: counts and integer sums
-// (wrapping, so exact in any order) and min / max through the grouped fold; float sums, and the
-// sums of means, added one morsel after another. A float result is therefore the same on every
-// run and machine, and on both backends unless a join is in the pipeline (CUDA lists a row's
-// matches in another order); it may differ in the last bits from the operator-by-operator fold.
+// The sinks:
+// - an aggregation whose partials merge exactly (pipeline_aggregate.cpp): each morsel's rows
+//   grouped and folded into partials, merged in morsel order at the end;
+// - a sort with a limit, or a topK over the whole frame (pipeline_top.cpp): each morsel's best
+//   rows kept, and the sort / topK run again over them in morsel order.
 //
-// Applies to the aggregations whose partials combine exactly so: len, count, nullCount, sum
-// (not of float32, whose partials would round twice), mean of numbers, min / max of numbers and
-// temporal values; with no filter / sortBy input. Joins: inner, left, semi and anti, in no order
-// or the left side's, whose right side is no larger than the source (the executor runs the
-// stages up to the last join with a larger right side one by one, below the pipeline). The
-// source's first 4096 rows, then the first morsel, decide whether groups are few enough (under
-// one per 8 rows) for partials to pay. Otherwise, and when a morsel raises a typed error, the
-// caller runs the stages and the aggregation one after another (so an error names the rows of
-// the whole input, as without a pipeline).
+// Joins: inner, left, semi and anti, in no order or the left side's, whose right side is no
+// larger than the source (the executor runs the stages up to the last join with a larger
+// right side one by one, below the pipeline). When a sink does not apply, and when a morsel
+// raises a typed error, the caller runs the stages and the sink one after another (so an error
+// names the rows of the whole input, as without a pipeline).
+#include "exec/pipeline.hpp"
+
 #include <algorithm>
 #include <atomic>
-#include <optional>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
-#include "core/transfer.hpp"
 #include "exec/expr_eval.hpp"
-#include "exec/grouping.hpp"
-#include "exec/operators.hpp"
-#include "ops/concat/concat.hpp"
-#include "ops/filter/filter.hpp"
 #include "ops/expr/typing.hpp"
-#include "ops/gather/gather.hpp"
-#include "ops/groupby/groupby.hpp"
-#include "ops/reduce/reduce_functors.hpp"
 #include "ops/window/window_expr.hpp"
 
 namespace gpudf::exec {
-namespace {
 
-constexpr int64_t kMorselRows = int64_t(1) << 16;
-/// Rows few_groups looks at.
-constexpr int64_t kProbeRows = int64_t(1) << 12;
+bool pipelinable_join(const PlanNode& node) {
+  const JoinSpec& j = node.join;
+  // The probe gives the left side's order; a two-level order needs a sort on CUDA.
+  return (j.how == JoinHow::Inner || j.how == JoinHow::Left || j.how == JoinHow::Semi || j.how == JoinHow::Anti) &&
+         j.reducer_ratio == 0 && (j.order == JoinOrder::None || j.order == JoinOrder::Left) && !j.left_on.empty();
+}
 
-/// How a slot's partials combine across morsels.
-enum class Merge {
-  Fold,      // the grouped fold of `combine` over the partials (exact in any order)
-  FloatSum,  // float64 partial sums added per group in morsel order
-  Mean,      // a float64 sum and a count per morsel; sum / count at the end
-};
+bool pipeline_sink(const PlanNode& node) {
+  if (!node.pipeline) return false;
+  switch (node.kind) {
+    case NodeKind::Aggregate: return node.row_wise && !node.aggregate.keys.empty();
+    case NodeKind::Sort: return node.row_wise && node.sort.limit >= 0;
+    case NodeKind::TopK: return node.row_wise && node.top_k.keys.empty();
+    default: return false;
+  }
+}
 
-struct SlotPlan {
-  Merge merge = Merge::Fold;
-  ReduceKind partial = ReduceKind::Sum;  // the per-morsel kind (Mean: Sum over float64 + Count)
-  ReduceKind combine = ReduceKind::Sum;  // Fold: the kind that merges the partials
-};
+std::optional<Relation> run_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages, const Relation& in) {
+  if (!pipeline_sink(node)) return std::nullopt;
+  return node.kind == NodeKind::Aggregate ? run_aggregate_pipeline(node, stages, in) : run_top_pipeline(node, stages, in);
+}
 
-bool numeric(TypeId t) { return t >= TypeId::Bool && t <= TypeId::Float64; }
-bool temporal(TypeId t) { return t >= TypeId::Date32 && t <= TypeId::DurationNs; }
-
-/// The plan of each slot, or nullopt when a slot's partials would not combine exactly.
-std::optional<std::vector<SlotPlan>> plan_slots(const AggregateSpec& a, const std::vector<TypeId>& input_types) {
-  std::vector<SlotPlan> out;
-  for (const AggSlot& s : a.slots) {
-    SlotPlan p;
-    if (s.kind == "len" || s.kind == "count" || s.kind == "nullCount") {
-      p.partial = s.kind == "len" ? ReduceKind::Len : s.kind == "count" ? ReduceKind::Count : ReduceKind::NullCount;
-      out.push_back(p);
-      continue;
-    }
-    if (s.inputs.size() != 1 || s.inputs[0] < 0 || size_t(s.inputs[0]) >= input_types.size()) return std::nullopt;
-    const ExprSpec& e = a.inputs[size_t(s.inputs[0])];
-    if (chosen_input(e, int32_t(e.size()) - 1)) return std::nullopt;
-    const TypeId t = input_types[size_t(s.inputs[0])];
-    if (s.kind == "sum") {
-      if (!numeric(t) && !temporal(t)) return std::nullopt;
-      const TypeId rt = reduce_result_type(t, ReduceKind::Sum);
-      if (rt == TypeId::Float32) return std::nullopt;
-      p.merge = rt == TypeId::Float64 ? Merge::FloatSum : Merge::Fold;
-    } else if (s.kind == "mean") {
-      if (!numeric(t) || reduce_result_type(t, ReduceKind::Mean) != TypeId::Float64) return std::nullopt;
-      p.merge = Merge::Mean;
-    } else if (s.kind == "min" || s.kind == "max") {
-      if (!numeric(t) && !temporal(t)) return std::nullopt;
-      p.partial = p.combine = s.kind == "min" ? ReduceKind::Min : ReduceKind::Max;
+std::optional<Stages> plan_stages(const std::vector<PipelineStage>& given, const Relation& in) {
+  const int64_t n = in.height();
+  Stages s;
+  s.names = in.names();
+  for (const CellPtr& c : in.cells()) s.types.push_back(c->type());
+  auto type_of = [&](const std::string& name) {
+    return s.types[size_t(std::find(s.names.begin(), s.names.end(), name) - s.names.begin())];
+  };
+  for (const PipelineStage& g : given) {
+    Stage st{g.node, g.build, {}, {}, nullptr};
+    std::vector<std::string> next_names;
+    std::vector<TypeId> next_types;
+    if (g.node->kind == NodeKind::Filter && g.node->row_wise && !g.build) {
+      next_names = s.names;  // the schema stays
+      next_types = s.types;
+      s.moves_rows = true;
+    } else if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
+      for (const NamedExpr& e : g.node->exprs) {
+        next_names.push_back(e.name);
+        next_types.push_back(expr_type(e.expr, s.names, s.types));
+      }
+    } else if (g.node->kind == NodeKind::Join && pipelinable_join(*g.node) && g.build) {
+      const JoinSpec& j = g.node->join;
+      // The side join_maps would build: the right one, unless it is much the larger.
+      if (g.build->height() > (j.how == JoinHow::Inner ? n : 4 * n)) return std::nullopt;
+      for (const std::string& k : j.left_on)
+        if (std::find(s.names.begin(), s.names.end(), k) == s.names.end()) return std::nullopt;
+      for (size_t k = 0; k < j.right_on.size(); ++k) {
+        const std::optional<TypeId> t = expr::value_supertype(type_of(j.left_on[k]), g.build->cell(j.right_on[k])->type());
+        if (!t) return std::nullopt;  // the operators raise the dtype error
+        st.key_types.push_back(*t);
+      }
+      for (const JoinOutput& o : j.outputs) {
+        next_names.push_back(o.name);
+        if (o.from == JoinOutput::From::Left) next_types.push_back(type_of(o.column));
+        else if (o.from == JoinOutput::From::Right) next_types.push_back(g.build->cell(o.column)->type());
+        else if (o.key >= 0 && size_t(o.key) < st.key_types.size()) next_types.push_back(st.key_types[size_t(o.key)]);
+        else return std::nullopt;
+      }
+      s.moves_rows = true;
     } else {
       return std::nullopt;
     }
-    out.push_back(p);
+    s.names = std::move(next_names);
+    s.types = std::move(next_types);
+    s.stages.push_back(std::move(st));
   }
-  return out;
+  return s;
 }
 
-/// A stage ready to run on morsels: a projection, or a join whose build side's table is built
-/// once (its key columns, cast to the key pairs' common dtypes, held with it).
-struct Stage {
-  const PlanNode* node = nullptr;
-  const Relation* build = nullptr;
-  std::vector<TypeId> key_types;    // Join: each key pair's common dtype
-  std::vector<ColumnPtr> build_keys;
-  std::shared_ptr<const JoinTable> table;
-};
+void build_tables(Stages& s, Device& device) {
+  for (Stage& st : s.stages) {
+    if (!st.build || st.table) continue;
+    const JoinSpec& j = st.node->join;
+    std::vector<ColumnView> views;
+    for (size_t k = 0; k < j.right_on.size(); ++k) {
+      st.build_keys.push_back(window::cast_column(st.build->cell(j.right_on[k])->values(), st.key_types[k], device));
+      views.push_back(st.build_keys.back()->view());
+    }
+    st.table = build_join_table(views, j.nulls_equal);
+  }
+}
 
-/// Stage `st` over a morsel's rows `rel`.
 Relation run_stage(const Stage& st, const Relation& rel) {
   if (st.node->kind == NodeKind::Filter) return run_filter(*st.node, rel);
   if (!st.build) return run_project(*st.node, rel);
@@ -127,333 +133,32 @@ Relation run_stage(const Stage& st, const Relation& rel) {
   return join_result(j, rel, *st.build, probe_join_table(*st.table, views, j.how), lk, st.build_keys);
 }
 
-/// One morsel's groups: their keys (one row per group, first-appearance order) and each
-/// slot's partials (Mean: the sum, then the count).
-struct Morsel {
-  std::vector<ColumnPtr> keys;
-  std::vector<std::vector<ColumnPtr>> partials;
-  int64_t groups = 0;
-};
-
-/// The input's columns when all are seen through one ascending map that keeps most of their
-/// base (a dense filter's selection): the morsels then run over ranges of the base rows, with
-/// the rows the map leaves out dropped from the grouping, so no column is gathered.
-struct DenseBase {
-  RowMapPtr map;
-  Relation base;  // the base columns, unmapped
-};
-
-std::optional<DenseBase> dense_base(const Relation& in) {
-  if (in.width() == 0) return std::nullopt;
-  const RowMapPtr& map = in.cell(size_t(0))->map();
-  if (!map || !map->dense() || map->size() == 0) return std::nullopt;
-  DenseBase d{map, Relation(in.device(), map->base_rows)};
-  for (size_t i = 0; i < in.width(); ++i) {
-    const CellPtr& c = in.cell(i);
-    if (c->map() != map || c->base()->size() != map->base_rows) return std::nullopt;
-    d.base.add(in.names()[i], c->base());
-  }
-  return d;
+Relation run_stages(const Stages& s, Relation rel) {
+  for (const Stage& st : s.stages) rel = run_stage(st, rel);
+  return rel;
 }
 
-/// Row `i` of an int64 column on any device.
-int64_t int64_at(const ColumnPtr& c, int64_t i) { return to_host(c->slice(i, 1))->view().values<int64_t>()[0]; }
-
-/// The rows of a morsel the pipeline folds: a relation, and (dense mode) the base rows of the
-/// morsel's selection, whose other rows the grouping drops.
-struct MorselRows {
-  Relation rel;
-  ColumnPtr selected;  // int64 base rows (ascending), or nullptr: every row of rel
-  int64_t base_begin = 0;
-};
-
-/// Groups the morsel's rows by the keys (first appearance). Dense mode needs drop_nulls or keys
-/// without nulls (a null key's own group would be dropped with the rows left out); nullopt then.
-std::optional<GroupIds> group_morsel(const AggregateSpec& a, const MorselRows& r, std::vector<ColumnPtr>& keys) {
-  std::vector<ColumnView> views;
-  for (const NamedExpr& k : a.keys) {
-    keys.push_back(evaluate_column(k.expr, r.rel));
-    views.push_back(keys.back()->view());
-  }
-  if (!r.selected) return group_rows(views, a.drop_nulls, true);
-  if (!a.drop_nulls)
-    for (const ColumnPtr& k : keys)
-      if (k->null_count() > 0) return std::nullopt;
-  ColumnView& first = views[0];
-  const int64_t end = r.base_begin + r.rel.height();
-  const BufferPtr bits = rows_bitmap(r.selected->view(), end, first.offset - r.base_begin, first.validity);
-  first.validity = bits->data();
-  first.null_count = kUnknownNullCount;
-  return group_rows(views, true, true);
-}
-
-Morsel run_morsel(const AggregateSpec& a, const std::vector<Stage>& stages, const std::vector<SlotPlan>& plan,
-                  const Relation& in, const std::optional<DenseBase>& dense, int64_t begin, int64_t end) {
-  MorselRows r;
-  if (dense) {
-    r.selected = dense->map->rows->slice(begin, end - begin);
-    r.base_begin = int64_at(r.selected, 0);
-    r.rel = dense->base.slice(r.base_begin, int64_at(r.selected, end - begin - 1) + 1 - r.base_begin);
-  } else {
-    r.rel = in.slice(begin, end - begin);
-  }
-  for (const Stage& st : stages) r.rel = run_stage(st, r.rel);
-  std::vector<ColumnPtr> keys;
-  std::optional<GroupIds> grouped = group_morsel(a, r, keys);
-  if (!grouped) return run_morsel(a, stages, plan, in, std::nullopt, begin, end);
-  const GroupIds& g = *grouped;
-  Morsel m;
-  m.groups = g.count;
-  for (const ColumnPtr& k : keys) m.keys.push_back(gather(k->view(), g.first_rows->view()));
-
-  // Each distinct partial once: (input, kind) pairs; -1: over the ids (len). A count of a
-  // column without nulls is the len.
-  std::vector<ColumnPtr> inputs(a.inputs.size()), as_float(a.inputs.size());
-  auto input = [&](int32_t i) -> const ColumnPtr& {
-    ColumnPtr& c = inputs[size_t(i)];
-    if (!c) c = evaluate_column(a.inputs[size_t(i)], r.rel);
-    return c;
-  };
-  std::vector<std::pair<int32_t, ReduceKind>> wanted;  // (input, kind); Mean: a Sum of the float64 cast
-  std::vector<ColumnView> values;
-  std::vector<ReduceKind> kinds;
-  const ColumnView ids = g.ids->view();
-  auto want = [&](int32_t i, ReduceKind kind) {
-    if (kind == ReduceKind::Count && input(i)->null_count() == 0) i = -1, kind = ReduceKind::Len;
-    if (kind == ReduceKind::Len) i = -1;
-    for (size_t w = 0; w < wanted.size(); ++w)
-      if (wanted[w] == std::pair{i, kind}) return w;
-    wanted.emplace_back(i, kind);
-    if (kind == ReduceKind::Mean) {
-      ColumnPtr& f = as_float[size_t(i)];
-      f = window::cast_column(input(i), TypeId::Float64, r.rel.device());
-      values.push_back(f->view());
-      kinds.push_back(ReduceKind::Sum);
-    } else {
-      values.push_back(i < 0 ? ids : input(i)->view());
-      kinds.push_back(kind);
-    }
-    return wanted.size() - 1;
-  };
-  std::vector<std::vector<size_t>> at;
-  for (size_t i = 0; i < plan.size(); ++i) {
-    const int32_t in0 = a.slots[i].inputs.empty() ? -1 : a.slots[i].inputs[0];
-    if (plan[i].merge == Merge::Mean) {
-      // A float64 input's sum partial is its sum's.
-      const bool f64 = input(in0)->type() == TypeId::Float64;
-      at.push_back({want(in0, f64 ? ReduceKind::Sum : ReduceKind::Mean), want(in0, ReduceKind::Count)});
-    } else {
-      at.push_back({want(in0, plan[i].partial)});
-    }
-  }
-  std::vector<ColumnPtr> made =
-      group_aggregate_many(values, ids, g.count, kinds, std::vector<ReduceOptions>(kinds.size()));
-  for (const std::vector<size_t>& parts : at) {
-    m.partials.emplace_back();
-    for (size_t w : parts) m.partials.back().push_back(made[w]);
-  }
-  return m;
-}
-
-/// Whether the first kProbeRows source rows give under one group per 8 of them (per 8 source
-/// rows, not per row the stages leave: a selective join leaves few rows, and their partials
-/// still cost little beside the rows the morsel reads): a look at the keys before any morsel
-/// runs, so a plan with many groups goes to the operators having spent little. A typed error
-/// here says no (the operators then raise it).
-bool few_groups(const AggregateSpec& a, const std::vector<Stage>& stages, const Relation& in) {
-  try {
-    const int64_t rows = std::min(in.height(), kProbeRows);
-    Relation rel = in.slice(0, rows);
-    for (const Stage& st : stages) rel = run_stage(st, rel);
-    return group_by(a.keys, rel, a.drop_nulls, false, false).groups.count * 8 <= rows;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-/// Part `part` of each morsel's partials of `slot`, concatenated in morsel order.
-ColumnPtr concat_partials(const std::vector<Morsel>& morsels, size_t slot, size_t part) {
-  std::vector<ColumnView> parts;
-  for (const Morsel& m : morsels) parts.push_back(m.partials[slot][part]->view());
-  return concat(parts);
-}
-
-/// Per group, the values of `partials` (float64 / int64, no nulls) whose id is that group,
-/// combined in row (morsel) order from 0.
-template <typename T>
-std::vector<T> combine_in_order(const ColumnPtr& partials, const ColumnPtr& ids, int64_t count) {
-  const ColumnPtr hv = to_host(partials), hi = to_host(ids);
-  const ColumnView v = hv->view(), id = hi->view();
-  std::vector<T> acc(size_t(count), T(0));
-  for (int64_t r = 0; r < v.size; ++r) {
-    const int64_t g = id.type == TypeId::Int32 ? int64_t(id.values<int32_t>()[r]) : id.values<int64_t>()[r];
-    if constexpr (std::is_same_v<T, double>) acc[size_t(g)] = reduce_detail::add_rn(acc[size_t(g)], v.values<double>()[r]);
-    else acc[size_t(g)] += v.values<T>()[r];
-  }
-  return acc;
-}
-
-/// A float64 column of `values` on `device`; null where `valid` is 0 (empty: no nulls).
-ColumnPtr float64_column(Device& device, const std::vector<double>& values, const std::vector<uint8_t>& valid) {
-  const auto n = int64_t(values.size());
-  const bool nullable = std::find(valid.begin(), valid.end(), uint8_t(0)) != valid.end();
-  ColumnPtr host = Column::allocate(cpu_device(), TypeId::Float64, n, nullable);
-  if (n) std::copy(values.begin(), values.end(), reinterpret_cast<double*>(host->data()->data()));
-  if (nullable)
-    for (int64_t i = 0; i < n; ++i)
-      if (valid[size_t(i)]) set_bit(host->validity()->data(), i);
-  return copy_to_device(host, device);
-}
-
-}  // namespace
-
-bool pipelinable_join(const PlanNode& node) {
-  const JoinSpec& j = node.join;
-  // The probe gives the left side's order; a two-level order needs a sort on CUDA.
-  return (j.how == JoinHow::Inner || j.how == JoinHow::Left || j.how == JoinHow::Semi || j.how == JoinHow::Anti) &&
-         j.reducer_ratio == 0 && (j.order == JoinOrder::None || j.order == JoinOrder::Left) && !j.left_on.empty();
-}
-
-std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<PipelineStage>& given,
-                                               const Relation& in) {
-  const AggregateSpec& a = node.aggregate;
-  const int64_t n = in.height();
-  const int64_t morsels = (n + kMorselRows - 1) / kMorselRows;
-  if (!a.pipeline || a.keys.empty() || morsels < 2) return std::nullopt;
-
-  // The dtypes of the aggregation inputs, from the schema the stages leave.
-  std::vector<std::string> names = in.names();
-  std::vector<TypeId> types;
-  for (const CellPtr& c : in.cells()) types.push_back(c->type());
-  auto type_of = [&](const std::string& name) { return types[size_t(std::find(names.begin(), names.end(), name) - names.begin())]; };
-  std::vector<Stage> stages;
-  for (const PipelineStage& g : given) {
-    Stage st{g.node, g.build, {}, {}, nullptr};
-    std::vector<std::string> next_names;
-    std::vector<TypeId> next_types;
-    if (g.node->kind == NodeKind::Filter && g.node->row_wise && !g.build) {
-      next_names = names;  // the schema stays
-      next_types = types;
-    } else if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
-      for (const NamedExpr& e : g.node->exprs) {
-        next_names.push_back(e.name);
-        next_types.push_back(expr_type(e.expr, names, types));
-      }
-    } else if (g.node->kind == NodeKind::Join && pipelinable_join(*g.node) && g.build) {
-      const JoinSpec& j = g.node->join;
-      // The side join_maps would build: the right one, unless it is much the larger.
-      if (g.build->height() > (j.how == JoinHow::Inner ? n : 4 * n)) return std::nullopt;
-      for (const std::string& k : j.left_on)
-        if (std::find(names.begin(), names.end(), k) == names.end()) return std::nullopt;
-      std::vector<ColumnView> views;
-      for (size_t k = 0; k < j.right_on.size(); ++k) {
-        const ColumnPtr right = g.build->cell(j.right_on[k])->values();
-        const std::optional<TypeId> t = expr::value_supertype(type_of(j.left_on[k]), right->type());
-        if (!t) return std::nullopt;  // the operators raise the dtype error
-        st.key_types.push_back(*t);
-        st.build_keys.push_back(window::cast_column(right, *t, in.device()));
-        views.push_back(st.build_keys.back()->view());
-      }
-      st.table = build_join_table(views, j.nulls_equal);
-      for (const JoinOutput& o : j.outputs) {
-        next_names.push_back(o.name);
-        if (o.from == JoinOutput::From::Left) next_types.push_back(type_of(o.column));
-        else if (o.from == JoinOutput::From::Right) next_types.push_back(g.build->cell(o.column)->type());
-        else if (o.key >= 0 && size_t(o.key) < st.key_types.size()) next_types.push_back(st.key_types[size_t(o.key)]);
-        else return std::nullopt;
-      }
-    } else {
-      return std::nullopt;
-    }
-    names = std::move(next_names);
-    types = std::move(next_types);
-    stages.push_back(std::move(st));
-  }
-  std::vector<TypeId> input_types;
-  for (const ExprSpec& e : a.inputs) input_types.push_back(expr_type(e, names, types));
-  const std::optional<std::vector<SlotPlan>> plan = plan_slots(a, input_types);
-  if (!plan) return std::nullopt;
-
-  auto range = [&](int64_t m) { return std::pair{m * n / morsels, (m + 1) * n / morsels}; };
-  // Over base rows only without joins and filters: they would see the rows the selection leaves
-  // out (and a filter's selection of a base range would not be the morsel's rows).
-  const bool moves_rows = std::any_of(stages.begin(), stages.end(), [](const Stage& st) { return st.node->kind != NodeKind::Project; });
-  const std::optional<DenseBase> dense = moves_rows ? std::nullopt : dense_base(in);
-  std::vector<Morsel> done(static_cast<size_t>(morsels));
-  // A typed error in a morsel (a strict cast, say) would name rows of that morsel and depend on
-  // which morsel failed first: the operators then run one by one and raise it as they would.
+bool for_morsels(Device& device, int64_t first, int64_t last, const std::function<void(int64_t)>& body) {
   std::atomic<bool> failed{false};
   auto run = [&](int64_t m) {
     if (failed.load(std::memory_order_relaxed)) return;
-    const auto [b, e] = range(m);
     try {
-      done[size_t(m)] = run_morsel(a, stages, *plan, in, dense, b, e);
+      body(m);
     } catch (const Error&) {
       failed = true;
     }
   };
-  if (!few_groups(a, stages, in)) return std::nullopt;
-  run(0);
-  const auto [b0, e0] = range(0);
-  if (failed || done[0].groups * 8 > e0 - b0) return std::nullopt;  // many groups: partials would not pay
-  if (in.device().kind() == DeviceKind::Cpu) {
-    cpu_pool().parallel_for(morsels - 1, 1, [&](int64_t m0, int64_t m1) {
+  if (last - first == 1) {
+    run(first);  // one morsel: its ops use the pool themselves
+  } else if (device.kind() == DeviceKind::Cpu && last > first) {
+    cpu_pool().parallel_for(last - first, 1, [&](int64_t m0, int64_t m1) {
       const InlineScope inline_ops;
-      for (int64_t m = m0; m < m1; ++m) run(m + 1);
+      for (int64_t m = m0; m < m1; ++m) run(first + m);
     });
   } else {
-    for (int64_t m = 1; m < morsels; ++m) run(m);
+    for (int64_t m = first; m < last; ++m) run(m);
   }
-  if (failed) return std::nullopt;
-
-  // The sink: the morsels' groups grouped again, then each slot's partials combined.
-  std::vector<ColumnPtr> keys;
-  std::vector<ColumnView> key_views;
-  for (size_t k = 0; k < a.keys.size(); ++k) {
-    std::vector<ColumnView> parts;
-    for (const Morsel& m : done) parts.push_back(m.keys[k]->view());
-    keys.push_back(concat(parts));
-    key_views.push_back(keys.back()->view());
-  }
-  const GroupIds g = group_rows(key_views, a.drop_nulls, true);
-  const int64_t count = g.count;
-
-  std::vector<ColumnPtr> per_group(a.slots.size());
-  std::vector<ColumnPtr> fold_values;
-  std::vector<ReduceKind> fold_kinds;
-  std::vector<size_t> fold_slot;
-  for (size_t i = 0; i < plan->size(); ++i) {
-    const SlotPlan& p = (*plan)[i];
-    if (p.merge == Merge::Fold) {
-      fold_values.push_back(concat_partials(done, i, 0));
-      fold_kinds.push_back(p.combine);
-      fold_slot.push_back(i);
-    } else if (p.merge == Merge::FloatSum) {
-      per_group[i] = float64_column(in.device(), combine_in_order<double>(concat_partials(done, i, 0), g.ids, count), {});
-    } else {
-      const std::vector<double> sums = combine_in_order<double>(concat_partials(done, i, 0), g.ids, count);
-      const std::vector<int64_t> valid = combine_in_order<int64_t>(concat_partials(done, i, 1), g.ids, count);
-      std::vector<double> mean(static_cast<size_t>(count));
-      std::vector<uint8_t> ok(static_cast<size_t>(count));
-      for (size_t k = 0; k < mean.size(); ++k) {
-        mean[k] = valid[k] ? sums[k] / double(valid[k]) : 0.0;
-        ok[k] = valid[k] > 0;
-      }
-      per_group[i] = float64_column(in.device(), mean, ok);
-    }
-  }
-  if (!fold_values.empty()) {
-    std::vector<ColumnView> views;
-    for (const ColumnPtr& c : fold_values) views.push_back(c->view());
-    std::vector<ColumnPtr> made =
-        group_aggregate_many(views, g.ids->view(), count, fold_kinds, std::vector<ReduceOptions>(views.size()));
-    for (size_t k = 0; k < made.size(); ++k) per_group[fold_slot[k]] = std::move(made[k]);
-  }
-  done.clear();
-
-  std::vector<ColumnPtr> out_keys;
-  for (const ColumnPtr& k : keys) out_keys.push_back(gather(k->view(), g.first_rows->view()));
-  return aggregate_result(a, in.device(), out_keys, per_group, count);
+  return !failed;
 }
 
 }  // namespace gpudf::exec

@@ -60,8 +60,6 @@ struct AggregateSpec {
   bool maintain_order = false;
   bool sort = false;
   bool drop_nulls = false;
-  /// May run as a morsel pipeline with the row-wise projections below it (exec/pipeline.hpp).
-  bool pipeline = false;
 };
 
 /// One output column of a join: a column of one side (by name in that side's output), or the
@@ -133,8 +131,11 @@ struct PlanNode {
   /// (no aggregation, window op or fill from neighbours; some output reads a column or
   /// broadcast_height), so the projection of a slice is the slice of the projection. Filter:
   /// the predicate at a row reads only that row, so the filter of a slice is the slice of the
-  /// filter.
+  /// filter. Aggregate: its keys and inputs at a row read only that row. Sort, TopK: the keys /
+  /// `by` at a row read only that row. (A sink evaluates them per morsel only when so.)
   bool row_wise = false;
+  /// Aggregate, Sort, TopK: may end a morsel pipeline with the stages below it (pipeline.hpp).
+  bool pipeline = false;
   AggregateSpec aggregate;
   JoinSpec join;
   SortSpec sort;

@@ -35,7 +35,7 @@ const GROUP_KINDS = (o: { maintainOrder: boolean; sort: boolean; dropNulls: bool
 
 /** How the executor may run the plan. */
 export interface LowerOptions {
-  /** Aggregations may run as morsel pipelines with the row-wise projections below them. */
+  /** Aggregations, sorts with a limit and topKs may run as morsel pipelines with the row-wise stages below them. */
   pipelines: boolean;
 }
 
@@ -106,6 +106,8 @@ export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOpti
           outputs: ap.outputs.map((o) => ({ name: o.name, expr: serializeExpr(o.node) })),
           ...GROUP_KINDS(plan.options),
           pipeline: options.pipelines,
+          // Keys and inputs evaluated per morsel must not read other rows (a rank, a mean, a shift).
+          rowWise: !plan.keys.some((k) => readsOtherRows(k.node)) && ap.slots.every((s) => !s.inputs.some((n) => readsOtherRows(n))),
         });
         break;
       }
@@ -135,6 +137,9 @@ export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOpti
           descending: [...plan.descending],
           nullsLast: [...plan.nullsLast],
           limit: plan.limit ?? -1,
+          // With a limit, each morsel's first rows may be kept and sorted again.
+          pipeline: options.pipelines,
+          rowWise: !plan.by.some((b) => readsOtherRows(b)),
         });
         break;
       case "slice":
@@ -148,6 +153,8 @@ export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOpti
           n: plan.n,
           largest: plan.largest,
           ...GROUP_KINDS(plan.options),
+          pipeline: options.pipelines,
+          rowWise: !readsOtherRows(plan.by),
         });
         break;
       case "groupSlice":

@@ -338,6 +338,85 @@ describe("morsel pipelines", () => {
     });
   });
 
+  it("leave keys and inputs that read other rows to the operators (a per-morsel rank would differ)", async () => {
+    const n = 150_000;
+    const frame = new DataFrame({ i: Int32Array.from({ length: n }, (_, r) => (r * 7919) % 1000), x: Float64Array.from({ length: n }, (_, r) => r % 17) });
+    const lf = frame.lazy().groupBy(col("i").rank({ method: "dense" }).mod(3).alias("g"), { sort: true }).agg(col("x").sum().alias("s"), len());
+    const { result, profile } = await lf.profile();
+    expect(names(profile).some((o) => o.includes("morsel pipeline"))).toBe(false);
+    // dense ranks 1..1000 over the whole column: rank r is the value r - 1, so g = (i + 1) mod 3.
+    const want = [0, 1, 2].map((g) => {
+      const rows = Array.from({ length: n }, (_, r) => r).filter((r) => (((r * 7919) % 1000) + 1) % 3 === g);
+      return { g, s: rows.reduce((a, r) => a + (r % 17), 0), len: BigInt(rows.length) };
+    });
+    expect(result.toRecords()).toEqual(want);
+  });
+
+  describe("ending in a sort with a limit or a topK", () => {
+    const n = 150_000;
+    // Few distinct values, so ties decide most of the order; nulls in both.
+    const facts = new DataFrame({
+      cat: Int32Array.from({ length: n }, (_, r) => (r * 7) % 53),
+      x: Array.from({ length: n }, (_, r) => (r % 11 === 0 ? null : ((r * 13) % 40) / 4)),
+      i: Int32Array.from({ length: n }, (_, r) => (r % 97) - 40),
+      s: Array.from({ length: n }, (_, r) => (r % 29 === 0 ? null : `s${(r * 31) % 7}`)),
+    });
+    const dims = new DataFrame({ cat: Int32Array.from({ length: 50 }, (_, c) => c), w: Float64Array.from({ length: 50 }, (_, c) => 1 + (c % 4)) });
+    const cases: [string, () => LazyFrame, string][] = [
+      ["sort desc, head", () => facts.lazy().withColumns(col("x").mul(2).alias("y")).sort("y", { descending: true }).head(7), 'SORT BY col("y") DESC LIMIT 7 (morsel pipeline with the 1 projection(s) below)'],
+      ["two keys, nulls first, after a join and a filter", () => facts.lazy().join(dims.lazy(), { on: "cat" }).filter(col("i").gt(col("w").mul(-10))).withColumns(col("x").mul(col("w")).alias("y")).sort(["s", "y"], { descending: [false, true], nullsLast: false }).head(40), "(morsel pipeline with the 1 projection(s), 1 filter(s) and 1 join probe(s) below)"],
+      ["a slice after the sort", () => facts.lazy().filter(col("i").lt(50)).sort(["x", "i"]).slice(3, 12), "LIMIT 15 (morsel pipeline)"],
+      ["topK", () => facts.lazy().withColumns(col("x").add(col("i")).alias("y")).topK(25, "y"), "(morsel pipeline with the 1 projection(s) below)"],
+      ["bottomK after a join", () => facts.lazy().join(dims.lazy(), { on: "cat" }).bottomK(30, col("x").mul(col("w"))), "(morsel pipeline with the 1 join probe(s) below)"],
+    ];
+    it.each(cases)("%s: each morsel's first rows, sorted again, are the operators' rows in their order", async (_, make, label) => {
+      const { result, profile } = await make().profile();
+      const sink = names(profile).find((o) => o.includes("morsel pipeline"));
+      expect(sink).toContain(label);
+      expect(names(profile).some((o) => o.includes("JOIN") || o.startsWith("FILTER"))).toBe(false);
+      const off = make().collectSync({ optimizations: { pipelines: false } });
+      expect(names((await make().profile({ optimizations: { pipelines: false } })).profile).some((o) => o.includes("morsel pipeline"))).toBe(false);
+      expectSameFrame(result, off);
+      expect(result.height).toBeGreaterThan(5);
+    });
+    it("match a JS stable sort, ties in input order", () => {
+      const got = facts.lazy().withColumns(col("x").mul(2).alias("y")).sort("y", { descending: true }).head(50).collectSync();
+      const x = facts.getColumn("x").toArray() as (number | null)[];
+      const rows = Array.from({ length: n }, (_, r) => r).filter((r) => x[r] !== null);
+      rows.sort((a, b) => x[b]! - x[a]! || a - b); // nulls last: 50 non-null rows come first
+      expect(got.getColumn("i").toArray()).toEqual(rows.slice(0, 50).map((r) => (r % 97) - 40));
+      expect(got.getColumn("y").toArray()).toEqual(rows.slice(0, 50).map((r) => x[r]! * 2));
+    });
+    it("leave a large limit, a grouped topK and a `by` that reads other rows to the operators", async () => {
+      const lfs = [
+        facts.lazy().withColumns(col("x").mul(2).alias("y")).sort("y").head(5000),
+        facts.lazy().withColumns(col("x").mul(2).alias("y")).groupBy("cat", { sort: true }).topK(2, "y"),
+        facts.lazy().withColumns(col("x").mul(2).alias("y")).topK(5, col("y").sub(col("y").mean()).abs()),
+      ];
+      for (const lf of lfs) {
+        const { result, profile } = await lf.profile();
+        expect(names(profile).some((o) => o.includes("morsel pipeline"))).toBe(false);
+        expectSameFrame(result, lf.collectSync({ optimizations: { pipelines: false } }));
+      }
+    });
+    it("raise a morsel's typed error as the operators would", () => {
+      const bad = facts.withColumns(col("s").fillNull("s0").alias("t")).withColumns(col("t").str.replace("s6", "s6x").alias("t"));
+      const lf = bad.lazy().withColumns(col("t").str.slice(1).cast("int32", { strict: true }).alias("v")).sort("v").head(5);
+      const err = (f: () => unknown): Error => {
+        try {
+          f();
+        } catch (e) {
+          return e as Error;
+        }
+        throw new Error("no error");
+      };
+      const on = err(() => lf.collectSync());
+      const off = err(() => lf.collectSync({ optimizations: { pipelines: false } }));
+      expect((on as { code?: string }).code).toBe((off as { code?: string }).code);
+      expect(on.message).toBe(off.message);
+    });
+  });
+
   it.each([10, 140_001])("raise a typed error at row %i as the operators would, naming the whole input's row", (badRow) => {
     const bad = new DataFrame({
       k: Array.from({ length: N }, (_, r) => (r % 3 === 0 ? "a" : "b")),
