@@ -185,6 +185,30 @@ GPUDF_HD inline bool scan_float(const char* s, int64_t n, FloatText& t) {
     if (detail::equals_ci(rest, left, "inf") || detail::equals_ci(rest, left, "infinity")) return t.special = 1, true;
     if (detail::equals_ci(rest, left, "nan")) return t.special = 2, true;
   }
+  // The common form in one tight pass: 1 to 19 digits in all with at most one '.', nothing
+  // else. Anything more (an exponent, more digits) goes the general way below from the start.
+  {
+    uint64_t m = 0;
+    int64_t nd = 0, lead = 0, dot = -1, p = pos;
+    for (; p < n; ++p) {
+      const unsigned d = unsigned(s[p] - '0');
+      if (d <= 9) {
+        m = m * 10 + d;
+        ++nd;
+        lead += m == 0;  // zeros before the first significant digit
+      } else if (s[p] == '.' && dot < 0) {
+        dot = p;
+      } else {
+        break;
+      }
+    }
+    if (p == n && nd > 0 && nd <= 19) {
+      t.mantissa = m;
+      t.digits = int32_t(nd - lead);
+      t.exp10 = dot < 0 ? 0 : -(n - 1 - dot);
+      return true;
+    }
+  }
   bool any = false;
   int64_t dropped = 0;  // integer digits not kept (each multiplies by 10)
   int64_t frac_kept = 0;
