@@ -28,6 +28,7 @@
 #include "ops/filter/filter.hpp"
 #include "ops/gather/gather.hpp"
 #include "ops/groupby/groupby.hpp"
+#include "ops/groupby/groupby_compose.hpp"
 #include "ops/reduce/reduce_functors.hpp"
 #include "ops/window/window_expr.hpp"
 
@@ -239,28 +240,16 @@ ColumnPtr concat_partials(const std::vector<Morsel>& morsels, size_t slot, size_
 /// Per group, the values of `partials` (float64 / int64, no nulls) whose id is that group,
 /// combined in row (morsel) order from 0.
 template <typename T>
-std::vector<T> combine_in_order(const ColumnPtr& partials, const ColumnPtr& ids, int64_t count) {
+HostVector<T> combine_in_order(const ColumnPtr& partials, const ColumnPtr& ids, int64_t count) {
   const ColumnPtr hv = to_host(partials), hi = to_host(ids);
   const ColumnView v = hv->view(), id = hi->view();
-  std::vector<T> acc(size_t(count), T(0));
+  HostVector<T> acc(size_t(count), T(0));
   for (int64_t r = 0; r < v.size; ++r) {
     const int64_t g = id.type == TypeId::Int32 ? int64_t(id.values<int32_t>()[r]) : id.values<int64_t>()[r];
     if constexpr (std::is_same_v<T, double>) acc[size_t(g)] = reduce_detail::add_rn(acc[size_t(g)], v.values<double>()[r]);
     else acc[size_t(g)] += v.values<T>()[r];
   }
   return acc;
-}
-
-/// A float64 column of `values` on `device`; null where `valid` is 0 (empty: no nulls).
-ColumnPtr float64_column(Device& device, const std::vector<double>& values, const std::vector<uint8_t>& valid) {
-  const auto n = int64_t(values.size());
-  const bool nullable = std::find(valid.begin(), valid.end(), uint8_t(0)) != valid.end();
-  ColumnPtr host = Column::allocate(cpu_device(), TypeId::Float64, n, nullable);
-  if (n) std::copy(values.begin(), values.end(), reinterpret_cast<double*>(host->data()->data()));
-  if (nullable)
-    for (int64_t i = 0; i < n; ++i)
-      if (valid[size_t(i)]) set_bit(host->validity()->data(), i);
-  return copy_to_device(host, device);
 }
 
 }  // namespace
@@ -316,17 +305,18 @@ std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::
       fold_kinds.push_back(p.combine);
       fold_slot.push_back(i);
     } else if (p.merge == Merge::FloatSum) {
-      per_group[i] = float64_column(in.device(), combine_in_order<double>(concat_partials(done, i, 0), g.ids, count), {});
+      per_group[i] = groupby_detail::result_column(in.device(), TypeId::Float64,
+                                                   combine_in_order<double>(concat_partials(done, i, 0), g.ids, count), {});
     } else {
-      const std::vector<double> sums = combine_in_order<double>(concat_partials(done, i, 0), g.ids, count);
-      const std::vector<int64_t> valid = combine_in_order<int64_t>(concat_partials(done, i, 1), g.ids, count);
-      std::vector<double> mean(static_cast<size_t>(count));
-      std::vector<uint8_t> ok(static_cast<size_t>(count));
+      const HostVector<double> sums = combine_in_order<double>(concat_partials(done, i, 0), g.ids, count);
+      const HostVector<int64_t> valid = combine_in_order<int64_t>(concat_partials(done, i, 1), g.ids, count);
+      HostVector<double> mean(static_cast<size_t>(count));
+      HostVector<uint8_t> ok(static_cast<size_t>(count));
       for (size_t k = 0; k < mean.size(); ++k) {
         mean[k] = valid[k] ? sums[k] / double(valid[k]) : 0.0;
         ok[k] = valid[k] > 0;
       }
-      per_group[i] = float64_column(in.device(), mean, ok);
+      per_group[i] = groupby_detail::result_column(in.device(), TypeId::Float64, mean, ok);
     }
   }
   if (!fold_values.empty()) {
