@@ -209,3 +209,33 @@ describe("lazy == eager == DuckDB on random verb chains", () => {
     expect(sameRows(lazyOut.toRecords(), sql, c.cols, false), `${label}\n${c.sql}`).toBeNull();
   });
 });
+
+describe("morsel pipelines on == off on random verb chains over several morsels", () => {
+  // 140000 rows: three morsels of 65536, so every aggregation, sort with a limit and topK the
+  // chains end in may run as a pipeline with the filters, projections and join below it.
+  const big = new DataFrame(randomColumns(9, 140_000, T_SPECS) as Record<string, never>);
+  const u = new DataFrame(U as Record<string, never>);
+  const SEEDS = Array.from({ length: 60 }, (_, i) => i + 1);
+  let piped = 0;
+  afterAll(() => {
+    // The chains do reach the pipelines (a guard against a generator that never does).
+    expect(piped).toBeGreaterThan(10);
+  });
+  it.each(SEEDS)("seed %i", async (seed) => {
+    const c = chain(seed);
+    const label = `seed ${seed}: ${c.text.join(" -> ")}`;
+    let lazy: Frame = big.lazy();
+    for (const s of c.steps) lazy = s.apply(lazy, u.lazy());
+    const { result: on, profile } = await (lazy as LazyFrame).profile();
+    // A chain no pipeline took runs the same operators either way.
+    if (!(profile.getColumn("name").toArray() as string[]).some((n) => n.includes("morsel pipeline"))) return;
+    piped++;
+    const off = await (lazy as LazyFrame).collect({ optimizations: { pipelines: false } });
+    expect(on.columns, label).toEqual(off.columns);
+    expect(on.dtypes, label).toEqual(off.dtypes);
+    // Float sums may differ in the last bits (the morsel shape); everything else exactly.
+    expect(sameRows(on.toRecords(), off.toRecords(), c.cols, false), label).toBeNull();
+    const exactCols = c.cols.filter((n) => n !== "sum_v");
+    expect(sameRows(on.select(exactCols).toRecords(), off.select(exactCols).toRecords(), exactCols, true), label).toBeNull();
+  });
+});
