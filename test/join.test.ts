@@ -11,7 +11,7 @@ import {
 } from "../src/index.js";
 import { NON_ASCII } from "./helpers.js";
 import { duckdbRows, duckdbTable } from "./support/duckdb.js";
-import { randomColumns, type ColumnSpec } from "./support/random.js";
+import { randomColumns, uniform, type ColumnSpec } from "./support/random.js";
 
 /** A frame from name -> [dtype, values] (nulls allowed in any dtype). */
 function frame(cols: Record<string, [DType, unknown[]]>): DataFrame {
@@ -283,6 +283,51 @@ describe("join: differential against DuckDB on random data", () => {
     semi: "SEMI JOIN",
     anti: "ANTI JOIN",
   };
+
+  // Integer keys whose ranges multiply to a small span: the CPU build table packs them into one
+  // code and indexes it directly. The sides' ranges overlap only in part, so both sides hold
+  // values outside the other's range (below its minimum and above its maximum).
+  for (const nullsEqual of [false, true]) {
+    it(`every how, three integer keys packed into one code (nullsEqual ${nullsEqual})`, async () => {
+      const sideCols = (seed: number, n: number, lo: number[]) => {
+        const r = uniform(seed);
+        const pick = (base: number, width: number, nulls: number) => Array.from({ length: n }, () => (r() < nulls ? null : base + Math.floor(r() * width)));
+        return { k1: pick(lo[0]!, 9, 0.1), k2: pick(lo[1]!, 12, 0.05).map((v) => (v === null ? null : BigInt(v))), k3: pick(lo[2]!, 4, 0.05), v: Array.from({ length: n }, (_, i) => i) };
+      };
+      const lc = sideCols(21, 600, [-5, 95, 0]);
+      const rc = sideCols(22, 250, [-3, 99, 1]);
+      const dtypes = { side: "utf8", k1: "int32", k2: "int64", k3: "int16", v: "int32" } as Record<string, DType>;
+      const both: Record<string, unknown[]> = { side: [...lc.k1.map(() => "l"), ...rc.k1.map(() => "r")] };
+      for (const n of ["k1", "k2", "k3", "v"] as const) both[n] = [...lc[n], ...rc[n]];
+      const conn = await duckdbTable(both, dtypes);
+      await conn.run("CREATE TABLE l AS SELECT k1, k2, k3, v FROM t WHERE side = 'l'");
+      await conn.run("CREATE TABLE r AS SELECT k1, k2, k3, v FROM t WHERE side = 'r'");
+      const left = frame({ k1: ["int32", lc.k1], k2: ["int64", lc.k2], k3: ["int16", lc.k3], v: ["int32", lc.v] });
+      const right = frame({ k1: ["int32", rc.k1], k2: ["int64", rc.k2], k3: ["int16", rc.k3], v: ["int32", rc.v] });
+      const eq = nullsEqual ? "IS NOT DISTINCT FROM" : "=";
+      const cond = `l.k1 ${eq} r.k1 AND l.k2 ${eq} r.k2 AND l.k3 ${eq} r.k3`;
+      for (const how of Object.keys(SQL) as (keyof typeof SQL)[]) {
+        const cols =
+          how === "semi" || how === "anti"
+            ? "l.k1, l.k2, l.k3, l.v"
+            : how === "right"
+              ? "r.k1, r.k2, r.k3, l.v, r.v AS v_right"
+              : how === "full"
+                ? "l.k1, l.k2, l.k3, l.v, r.k1 AS k1_right, r.k2 AS k2_right, r.k3 AS k3_right, r.v AS v_right"
+                : "l.k1, l.k2, l.k3, l.v, r.v AS v_right";
+        const want = await duckdbRows(conn, `SELECT ${cols} FROM l ${SQL[how]} r ON ${cond}`);
+        for (const [a, b] of [[left, right], [right, left]] as const) {
+          // Both ways round, so each side is built (the smaller side builds an inner join).
+          if (a === right && how !== "inner") continue;
+          const got = a.join(b, { on: ["k1", "k2", "k3"], how, nullsEqual });
+          const names = got.columns;
+          const rows = a === left ? got.toRecords() : got.rename({ v: "v_right", v_right: "v" }).select(names).toRecords();
+          expect(sortedRows(rows, names), `${how}`).toEqual(sortedRows(want, names));
+          expect(got.height, how).toBeGreaterThan(20);
+        }
+      }
+    });
+  }
 
   for (const nullsEqual of [false, true]) {
     it(`every how, multi-key with nulls (nullsEqual ${nullsEqual})`, async () => {

@@ -1,5 +1,6 @@
 // The CPU hash join over the thread pool: the build side's table (BuildTable: a direct-index
-// table of chain heads for one integer key of small span, else radix-partitioned hash regions;
+// table of chain heads for one integer key of small span, or for several integer keys whose
+// spans multiply to a small one, packed into one code; else radix-partitioned hash regions;
 // a presence bitmap in front of the hash table when one integer key spans few enough values),
 // the probe (chain heads, counts, fill; full joins mark matched build rows), and semi / anti
 // joins of a small left side by marking the left rows the right side's probes reach.
@@ -128,17 +129,20 @@ bool key_range(const std::vector<ColumnView>& keys, int64_t& min, uint64_t& span
 class BuildTable {
  public:
   BuildTable(const std::vector<ColumnView>& build, bool nulls_equal)
-      : keys_(build), nk_(int32_t(build.size())), nb_(build[0].size), nulls_(!nulls_equal && has_nulls(build)) {
+      : keys_(build), nk_(int32_t(build.size())), nb_(build[0].size), nulls_equal_(nulls_equal),
+        nulls_(!nulls_equal && has_nulls(build)) {
     GPUDF_EXPECTS(nb_ < int64_t(kNoRow) - 1, InvalidArgument, "join: the build side must have fewer than 2^32 - 1 rows");
     next_ = host_array<uint32_t>(next_buf_, nb_);
     uint64_t span = 0;
+    // Up to 64 slots a row (at most 64 MiB of heads): a probe then costs one array read, which
+    // measured faster than the hash table even for sparse keys (TPC-H's order keys: 1 in 4
+    // used, a build side of 1 in 25 orders). Wider: hash, behind a presence bitmap.
+    const uint64_t cap = std::min<uint64_t>(std::max<uint64_t>(uint64_t(1) << 20, uint64_t(nb_) * 64), uint64_t(1) << 24);
     if (key_range(build, min_, span)) {
-      // Up to 64 slots a row (at most 64 MiB of heads): a probe then costs one array read,
-      // which measured faster than the hash table even for sparse keys (TPC-H's order keys:
-      // 1 in 4 used, a build side of 1 in 25 orders). Wider: hash, behind a presence bitmap.
-      const uint64_t cap = std::max<uint64_t>(uint64_t(1) << 20, uint64_t(nb_) * 64);
-      if (span <= cap && span <= (uint64_t(1) << 24)) build_direct(int64_t(span));
+      if (span <= cap) build_direct(int64_t(span));
       else if (span <= (uint64_t(1) << 27)) present_span_ = int64_t(span);
+    } else if (plan_packed(build, cap)) {
+      build_packed();
     }
     if (direct_span_ == 0) build_hashed();
   }
@@ -150,6 +154,13 @@ class BuildTable {
   void find_heads(const std::vector<ColumnView>& probe, bool probe_nulls, int64_t begin, int64_t end, uint32_t* out) const {
     const ColumnView* pk = probe.data();
     uint32_t* heads = out - begin;  // heads[i] for probe row i
+    if (!pack_span_.empty()) {
+      for (int64_t i = begin; i < end; ++i) {
+        uint64_t code = 0;
+        heads[i] = nb_ > 0 && packed_code(pk, i, code) ? heads_[size_t(code)] : kNoRow;
+      }
+      return;
+    }
     if (direct_span_ > 0) {
       const ColumnView& k = pk[0];
       for (int64_t i = begin; i < end; ++i) {
@@ -214,6 +225,60 @@ class BuildTable {
     }
   }
 
+  /// Several integer keys (TPC-H's supplier and nation, say) whose ranges on the build side
+  /// multiply to at most `cap` values: each row's keys pack into one code, key k's value minus
+  /// its minimum times the product of the later keys' spans (with nulls_equal, a null is one
+  /// more value of its key), and the direct table takes the codes.
+  bool plan_packed(const std::vector<ColumnView>& build, uint64_t cap) {
+    if (build.size() < 2 || nb_ == 0) return false;
+    std::vector<int64_t> mins(build.size());
+    std::vector<uint64_t> spans(build.size()), radix(build.size());
+    uint64_t total = 1;
+    for (size_t k = 0; k < build.size(); ++k) {
+      if (!key_range({build[k]}, mins[k], spans[k])) return false;
+      radix[k] = spans[k] + (nulls_equal_ ? 1 : 0);
+      if (radix[k] == 0 || total > cap / radix[k]) return false;
+      total *= radix[k];
+    }
+    pack_min_ = std::move(mins);
+    pack_span_ = std::move(spans);
+    pack_stride_.assign(build.size(), 1);
+    for (size_t k = build.size() - 1; k > 0; --k) pack_stride_[k - 1] = pack_stride_[k] * radix[k];
+    direct_span_ = int64_t(total);
+    return true;
+  }
+
+  /// Row i's code under the packing; false when no build row can have it (a value outside its
+  /// key's build range, or a null where nulls never match).
+  bool packed_code(const ColumnView* keys, int64_t i, uint64_t& code) const {
+    uint64_t c = 0;
+    for (int32_t k = 0; k < nk_; ++k) {
+      uint64_t v;
+      if (keys[k].is_valid(i)) {
+        v = uint64_t(int_key(keys[k], i)) - uint64_t(pack_min_[size_t(k)]);
+        if (v >= pack_span_[size_t(k)]) return false;
+      } else if (nulls_equal_) {
+        v = pack_span_[size_t(k)];
+      } else {
+        return false;
+      }
+      c += v * pack_stride_[size_t(k)];
+    }
+    code = c;
+    return true;
+  }
+
+  /// Every row with a code at its code's slot, last first (ascending chains).
+  void build_packed() {
+    heads_.assign(size_t(direct_span_), kNoRow);
+    for (int64_t i = nb_ - 1; i >= 0; --i) {
+      uint64_t code = 0;
+      if (!packed_code(keys_.data(), i, code)) continue;
+      next_[i] = heads_[size_t(code)];
+      heads_[size_t(code)] = uint32_t(i);
+    }
+  }
+
   /// Hash every row, radix-partition the joinable rows (stable), one region each.
   void build_hashed() {
     const ColumnView* bk = keys_.data();
@@ -270,13 +335,17 @@ class BuildTable {
   const std::vector<ColumnView>& keys_;
   int32_t nk_;
   int64_t nb_;
+  bool nulls_equal_;
   bool nulls_;  // null keys are not joinable
   BufferPtr next_buf_, hash_buf_, slot_buf_;
   uint32_t* next_ = nullptr;
   int64_t min_ = 0;
-  // Direct layout: heads_[value - min] (the null slot last).
+  // Direct layout: heads_[value - min] (the null slot last); packed keys: heads_[code], each
+  // key's minimum, span and stride (empty when not packed).
   int64_t direct_span_ = 0;
   HostVector<uint32_t> heads_;
+  std::vector<int64_t> pack_min_;
+  std::vector<uint64_t> pack_span_, pack_stride_;
   // Hash layout: slots per radix partition; the presence bitmap of values when present_span_.
   uint64_t* slots_ = nullptr;
   int32_t bits_ = 0;
