@@ -27,8 +27,8 @@ struct PipelineStage {
   const Relation* build = nullptr;  // Join only
 };
 /// Whether `node` may end a morsel pipeline: the lowering allowed it, its expressions are
-/// row-wise, and it is an Aggregate with keys, a Sort with a limit or a TopK over the whole
-/// frame (pipeline.cpp).
+/// row-wise, and it is an Aggregate with keys, a Sort with a limit, a TopK over the whole frame
+/// or a Unique keeping a row of each key (pipeline.cpp).
 bool pipeline_sink(const PlanNode& node);
 /// Sink `node` fed by `stages` (bottom first) over `in`, as one morsel pipeline; nullopt when it
 /// does not apply, and the caller runs the nodes one by one (pipeline*.cpp).

@@ -14,8 +14,9 @@
 // The sinks:
 // - an aggregation whose partials merge exactly (pipeline_aggregate.cpp): each morsel's rows
 //   grouped and folded into partials, merged in morsel order at the end;
-// - a sort with a limit, or a topK over the whole frame (pipeline_top.cpp): each morsel's best
-//   rows kept, and the sort / topK run again over them in morsel order.
+// - a sort with a limit, a topK over the whole frame, or a unique keeping the first, last or any
+//   row of each key (pipeline_rows.cpp): each morsel's kept rows kept, and the sink run again
+//   over them in morsel order.
 //
 // Joins: inner, left, semi and anti, in no order or the left side's, whose right side is no
 // larger than the source (the executor runs the stages up to the last join with a larger
@@ -48,13 +49,14 @@ bool pipeline_sink(const PlanNode& node) {
     case NodeKind::Aggregate: return node.row_wise && !node.aggregate.keys.empty();
     case NodeKind::Sort: return node.row_wise && node.sort.limit >= 0;
     case NodeKind::TopK: return node.row_wise && node.top_k.keys.empty();
+    case NodeKind::Unique: return node.unique.keep != Keep::None;
     default: return false;
   }
 }
 
 std::optional<Relation> run_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages, const Relation& in) {
   if (!pipeline_sink(node)) return std::nullopt;
-  return node.kind == NodeKind::Aggregate ? run_aggregate_pipeline(node, stages, in) : run_top_pipeline(node, stages, in);
+  return node.kind == NodeKind::Aggregate ? run_aggregate_pipeline(node, stages, in) : run_rows_pipeline(node, stages, in);
 }
 
 std::optional<Stages> plan_stages(const std::vector<PipelineStage>& given, const Relation& in) {

@@ -1,6 +1,7 @@
 // What the morsel pipelines share (pipeline.cpp): the stages below a sink made ready to run on
 // morsels, the morsels' shape, and the loop that runs them. The sinks: pipeline_aggregate.cpp
-// (an aggregation folded into partials) and pipeline_top.cpp (a sort with a limit, or a topK).
+// (an aggregation folded into partials) and pipeline_rows.cpp (a sort with a limit, a topK, a
+// unique: each morsel's kept rows kept again).
 #pragma once
 
 #include <cstdint>
@@ -63,7 +64,7 @@ bool for_morsels(Device& device, int64_t first, int64_t last, const std::functio
 /// The sinks (nullopt: the caller runs the nodes one by one).
 std::optional<Relation> run_aggregate_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages,
                                                const Relation& in);
-std::optional<Relation> run_top_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages,
-                                         const Relation& in);
+std::optional<Relation> run_rows_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages,
+                                          const Relation& in);
 
 }  // namespace gpudf::exec

@@ -134,7 +134,8 @@ struct PlanNode {
   /// filter. Aggregate: its keys and inputs at a row read only that row. Sort, TopK: the keys /
   /// `by` at a row read only that row. (A sink evaluates them per morsel only when so.)
   bool row_wise = false;
-  /// Aggregate, Sort, TopK: may end a morsel pipeline with the stages below it (pipeline.hpp).
+  /// Aggregate, Sort, TopK, Unique: may end a morsel pipeline with the stages below it
+  /// (pipeline.hpp).
   bool pipeline = false;
   AggregateSpec aggregate;
   JoinSpec join;

@@ -161,7 +161,7 @@ export function lower(root: LogicalPlan, access: FrameAccess, options: LowerOpti
         Object.assign(node, { keys: named(plan.keys), n: plan.n, fromEnd: plan.fromEnd, ...GROUP_KINDS(plan.options) });
         break;
       case "unique":
-        Object.assign(node, { subset: [...(plan.subset ?? [])], keep: plan.keep, maintainOrder: plan.maintainOrder });
+        Object.assign(node, { subset: [...(plan.subset ?? [])], keep: plan.keep, maintainOrder: plan.maintainOrder, pipeline: options.pipelines });
         break;
       case "union":
         break;

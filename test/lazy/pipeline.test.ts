@@ -352,7 +352,7 @@ describe("morsel pipelines", () => {
     expect(result.toRecords()).toEqual(want);
   });
 
-  describe("ending in a sort with a limit or a topK", () => {
+  describe("ending in a sort with a limit, a topK or a unique", () => {
     const n = 150_000;
     // Few distinct values, so ties decide most of the order; nulls in both.
     const facts = new DataFrame({
@@ -378,6 +378,45 @@ describe("morsel pipelines", () => {
       expect(names((await make().profile({ optimizations: { pipelines: false } })).profile).some((o) => o.includes("morsel pipeline"))).toBe(false);
       expectSameFrame(result, off);
       expect(result.height).toBeGreaterThan(5);
+    });
+    it.each(["first", "last", "any"] as const)("unique keep %s: each morsel's kept rows, kept again, are the operator's rows in input order", async (keep) => {
+      const make = () =>
+        facts
+          .lazy()
+          .join(dims.lazy(), { on: "cat" })
+          .withColumns(col("w").mul(2).alias("w2"))
+          .unique({ subset: ["s", "w2"], keep, maintainOrder: true });
+      const { result, profile } = await make().profile();
+      expect(names(profile).find((o) => o.includes("morsel pipeline"))).toContain("(morsel pipeline with the 1 projection(s) and 1 join probe(s) below)");
+      expectSameFrame(result, make().collectSync({ optimizations: { pipelines: false } }));
+      // From JS: each (s, w2)'s first / last row among the joined rows (facts order; every cat
+      // under 50 has one dims row).
+      const f = facts.toRecords() as { cat: number; x: number | null; i: number; s: string | null }[];
+      const at = new Map<string, number>();
+      f.forEach((r, k) => {
+        if (r.cat >= 50) return;
+        const key = `${r.s}|${2 * (1 + (r.cat % 4))}`;
+        if (keep === "last" || !at.has(key)) at.set(key, k);
+      });
+      const rows = [...at.values()].sort((a, b) => a - b);
+      expect(result.getColumn("i").toArray()).toEqual(rows.map((k) => f[k]!.i));
+      expect(result.getColumn("x").toArray()).toEqual(rows.map((k) => f[k]!.x));
+    });
+    it("unique without maintainOrder keeps the operator's rows; keep none and many distinct rows go to the operator", async () => {
+      const plain = facts.lazy().withColumns(col("i").mod(7).alias("i7")).unique({ subset: ["s", "i7"] });
+      const { result, profile } = await plain.profile();
+      expect(names(profile).find((o) => o.includes("morsel pipeline"))).toContain("(morsel pipeline with the 1 projection(s) below)");
+      const off = plain.collectSync({ optimizations: { pipelines: false } });
+      expect(result.height).toBe(off.height);
+      expectSameFrame(result.sort(["s", "i7"]), off.sort(["s", "i7"]));
+      for (const lf of [
+        facts.lazy().withColumns(col("i").mod(7).alias("i7")).unique({ subset: ["s", "i7"], keep: "none", maintainOrder: true }),
+        facts.lazy().withColumns(col("x").add(col("i")).alias("y")).unique({ subset: ["cat", "y"], keep: "first", maintainOrder: true }),
+      ]) {
+        const { result: r, profile: p } = await lf.profile();
+        expect(names(p).some((o) => o.includes("morsel pipeline"))).toBe(false);
+        expectSameFrame(r, lf.collectSync({ optimizations: { pipelines: false } }));
+      }
     });
     it("match a JS stable sort, ties in input order", () => {
       const got = facts.lazy().withColumns(col("x").mul(2).alias("y")).sort("y", { descending: true }).head(50).collectSync();
