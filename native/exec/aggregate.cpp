@@ -3,6 +3,9 @@
 // (group_aggregate_many), corr / cov on their own, the keys taken at each group's first row,
 // and every output expression run as one program over the per-group columns — the eager
 // GroupBy.agg's steps, natively and without returning to JS between them.
+#include <algorithm>
+
+#include "core/bitmask.hpp"
 #include "core/error.hpp"
 #include "exec/expr_eval.hpp"
 #include "exec/grouping.hpp"
@@ -26,6 +29,8 @@ struct Prepared {
   std::vector<ColumnPtr> keys;    // as evaluated (over the base rows in base mode)
   std::vector<ColumnPtr> inputs;  // likewise
   GroupIds groups;
+  /// Factored keys: key k's values are keys[k] at the rows key_rows[k] (null: keys[k] itself).
+  std::vector<ColumnPtr> key_rows;
 };
 
 /// Base mode: when every key and input is a cell through one dense ascending map (a filter
@@ -69,6 +74,92 @@ std::optional<Prepared> over_base(const AggregateSpec& a, const Relation& in) {
   return p;
 }
 
+/// Factored keys: the keys that are cells through one join's row map (dimension attributes,
+/// say, after joining a fact table to a dimension) are wide when one is a string or there are
+/// three or more. Those are grouped once per distinct base row the map uses (by value, first
+/// appearance: two base rows with equal values share a group), and each row then carries its
+/// base row's group as one integer code, grouped with the other keys. The groups, their order
+/// and the drop_nulls rule are those of grouping the keys themselves; the wide keys are
+/// gathered and hashed for the distinct base rows only. CPU relations; maps with missing rows
+/// (outer joins), over a larger base than 4 rows a row (or 2^28 rows), and maps using over
+/// half as many base rows as rows are left to over_rows.
+std::optional<Prepared> over_factored(const AggregateSpec& a, const Relation& in) {
+  const int64_t n = in.height();
+  if (in.device().kind() != DeviceKind::Cpu || n == 0 || n >= (int64_t(1) << 31)) return std::nullopt;
+  std::vector<CellPtr> cells;
+  for (const NamedExpr& k : a.keys) cells.push_back(evaluate_cell(k.expr, in, n));
+  // The maps that qualify, each with the keys through it.
+  std::vector<RowMapPtr> maps;
+  std::vector<std::vector<size_t>> members;
+  for (size_t k = 0; k < cells.size(); ++k) {
+    const RowMapPtr& m = cells[k]->map();
+    if (!m || m->has_missing || cells[k]->base()->size() != m->base_rows || m->base_rows > 4 * n ||
+        m->base_rows > (int64_t(1) << 28))
+      continue;
+    const size_t at = size_t(std::find(maps.begin(), maps.end(), m) - maps.begin());
+    if (at == maps.size()) maps.push_back(m), members.emplace_back();
+    members[at].push_back(k);
+  }
+  std::vector<size_t> factored;
+  for (size_t f = 0; f < maps.size(); ++f) {
+    bool wide = members[f].size() >= 3;
+    for (size_t k : members[f]) wide |= is_string(cells[k]->type());
+    if (wide) factored.push_back(f);
+  }
+  if (factored.empty()) return std::nullopt;
+
+  Prepared p;
+  p.keys.resize(cells.size());
+  p.key_rows.resize(cells.size());
+  std::vector<ColumnPtr> codes;
+  for (size_t f : factored) {
+    // The distinct base rows in order of first use, and each base row's place among them.
+    const RowMap& m = *maps[f];
+    const int64_t* rows = m.rows->view().values<int64_t>();
+    std::vector<int32_t> local(size_t(m.base_rows), -1);
+    std::vector<int64_t> reps;
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t& l = local[size_t(rows[i])];
+      if (l < 0) l = int32_t(reps.size()), reps.push_back(rows[i]);
+    }
+    if (int64_t(reps.size()) * 2 > n) return std::nullopt;  // few repeats: nothing to save
+    ColumnPtr rep_rows = Column::allocate(cpu_device(), TypeId::Int64, int64_t(reps.size()), false);
+    std::copy(reps.begin(), reps.end(), reinterpret_cast<int64_t*>(rep_rows->data()->data()));
+    std::vector<ColumnPtr> at_reps;
+    std::vector<ColumnView> views;
+    for (size_t k : members[f]) {
+      at_reps.push_back(gather(cells[k]->base()->view(), rep_rows->view()));
+      views.push_back(at_reps.back()->view());
+      p.keys[k] = cells[k]->base();
+      p.key_rows[k] = m.rows;
+    }
+    const GroupIds rg = group_rows(views, a.drop_nulls, true);
+    const ColumnView ids = rg.ids->view();
+    auto rep_id = [&](int64_t r) { return ids.type == TypeId::Int32 ? int64_t(ids.values<int32_t>()[r]) : ids.values<int64_t>()[r]; };
+    bool dropped = false;
+    for (int64_t r = 0; r < ids.size && !dropped; ++r) dropped = rep_id(r) < 0;
+    ColumnPtr code = Column::allocate(cpu_device(), TypeId::Int64, n, dropped);
+    int64_t* c = reinterpret_cast<int64_t*>(code->data()->data());
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t g = rep_id(local[size_t(rows[i])]);
+      c[i] = g < 0 ? 0 : g;
+      if (dropped && g >= 0) set_bit(code->validity()->data(), i);
+    }
+    codes.push_back(std::move(code));
+  }
+  std::vector<ColumnView> views;
+  for (const ColumnPtr& c : codes) views.push_back(c->view());
+  for (size_t k = 0; k < cells.size(); ++k) {
+    if (p.keys[k]) continue;
+    p.keys[k] = cells[k]->values();
+    views.push_back(p.keys[k]->view());
+  }
+  p.groups = group_rows(views, a.drop_nulls, a.maintain_order && !a.sort);
+  for (const ExprSpec& e : a.inputs)
+    p.inputs.push_back(chosen_input(e, int32_t(e.size()) - 1) ? nullptr : evaluate_column(e, in));
+  return p;
+}
+
 Prepared over_rows(const AggregateSpec& a, const Relation& in) {
   Grouping g = group_by(a.keys, in, a.drop_nulls, a.maintain_order, a.sort);
   Prepared p{std::move(g.keys), {}, std::move(g.groups)};
@@ -84,6 +175,7 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
   const AggregateSpec& a = node.aggregate;
   GPUDF_EXPECTS(!a.keys.empty(), InvalidArgument, "groupBy needs at least one key");
   std::optional<Prepared> base = over_base(a, in);
+  if (!base) base = over_factored(a, in);
   Prepared p = base ? std::move(*base) : over_rows(a, in);
   const ColumnView ids = p.groups.ids->view();
   const int64_t count = p.groups.count;
@@ -146,7 +238,11 @@ Relation run_aggregate(const PlanNode& node, const Relation& in) {
   inputs.clear();
 
   std::vector<ColumnPtr> keys;
-  for (const ColumnPtr& k : p.keys) keys.push_back(gather(k->view(), p.groups.first_rows->view()));
+  for (size_t k = 0; k < p.keys.size(); ++k) {
+    const bool through = k < p.key_rows.size() && p.key_rows[k];
+    const ColumnPtr rows = through ? gather(p.key_rows[k]->view(), p.groups.first_rows->view()) : p.groups.first_rows;
+    keys.push_back(gather(p.keys[k]->view(), rows->view()));
+  }
   return aggregate_result(a, in.device(), keys, per_group, count);
 }
 
