@@ -33,6 +33,14 @@ struct Prepared {
   std::vector<ColumnPtr> key_rows;
 };
 
+/// Each aggregation input over the relation's rows; null for a filter / sortBy input, which is
+/// evaluated with its slot (its rows are the slot's own).
+std::vector<ColumnPtr> row_inputs(const AggregateSpec& a, const Relation& in) {
+  std::vector<ColumnPtr> out;
+  for (const ExprSpec& e : a.inputs) out.push_back(chosen_input(e, int32_t(e.size()) - 1) ? nullptr : evaluate_column(e, in));
+  return out;
+}
+
 /// Base mode: when every key and input is a cell through one dense ascending map (a filter
 /// kept most rows), group the base rows, the rows the map leaves out made null in the first
 /// key's validity and dropped: no key or input is gathered. Ids, first rows and row order
@@ -155,17 +163,16 @@ std::optional<Prepared> over_factored(const AggregateSpec& a, const Relation& in
     views.push_back(p.keys[k]->view());
   }
   p.groups = group_rows(views, a.drop_nulls, a.maintain_order && !a.sort);
-  for (const ExprSpec& e : a.inputs)
-    p.inputs.push_back(chosen_input(e, int32_t(e.size()) - 1) ? nullptr : evaluate_column(e, in));
+  p.inputs = row_inputs(a, in);
   return p;
 }
 
 Prepared over_rows(const AggregateSpec& a, const Relation& in) {
   Grouping g = group_by(a.keys, in, a.drop_nulls, a.maintain_order, a.sort);
-  Prepared p{std::move(g.keys), {}, std::move(g.groups)};
-  // A filter / sortBy input is evaluated with its slot (its rows are the slot's own).
-  for (const ExprSpec& e : a.inputs)
-    p.inputs.push_back(chosen_input(e, int32_t(e.size()) - 1) ? nullptr : evaluate_column(e, in));
+  Prepared p;
+  p.keys = std::move(g.keys);
+  p.groups = std::move(g.groups);
+  p.inputs = row_inputs(a, in);
   return p;
 }
 

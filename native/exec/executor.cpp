@@ -64,9 +64,7 @@ void find_pipelines(const Plan& plan, std::vector<std::optional<PipelineShape>>&
     int32_t j = node.inputs[0];
     for (;;) {
       const PlanNode& below = plan.nodes[size_t(j)];
-      const bool stage = ((below.kind == NodeKind::Project || below.kind == NodeKind::Filter) && below.row_wise) ||
-                         (below.kind == NodeKind::Join && pipelinable_join(below));
-      if (!stage || readers[size_t(j)] != 1) break;
+      if (!pipeline_stage(below) || readers[size_t(j)] != 1) break;
       s.stages.insert(s.stages.begin(), j);
       j = below.inputs[0];
     }

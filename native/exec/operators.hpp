@@ -33,8 +33,9 @@ bool pipeline_sink(const PlanNode& node);
 /// Sink `node` fed by `stages` (bottom first) over `in`, as one morsel pipeline; nullopt when it
 /// does not apply, and the caller runs the nodes one by one (pipeline*.cpp).
 std::optional<Relation> run_pipeline(const PlanNode& node, const std::vector<PipelineStage>& stages, const Relation& in);
-/// Whether the executor may put Join node `node` inside a pipeline (kind, order, no reducer).
-bool pipelinable_join(const PlanNode& node);
+/// Whether the executor may put `node` inside a pipeline below a sink: a row-wise Project or
+/// Filter, or a Join of a kind and order a probe per morsel gives, with no reducer.
+bool pipeline_stage(const PlanNode& node);
 Relation run_join(const PlanNode& node, const Relation& left, const Relation& right);
 /// A join's output from its gather maps and the key columns (as promoted): each output column
 /// of either side passed through its map, outer joins' coalesced keys built (join.cpp).

@@ -36,7 +36,9 @@
 
 namespace gpudf::exec {
 
-bool pipelinable_join(const PlanNode& node) {
+bool pipeline_stage(const PlanNode& node) {
+  if (node.kind == NodeKind::Project || node.kind == NodeKind::Filter) return node.row_wise;
+  if (node.kind != NodeKind::Join) return false;
   const JoinSpec& j = node.join;
   // The probe gives the left side's order; a two-level order needs a sort on CUDA.
   return (j.how == JoinHow::Inner || j.how == JoinHow::Left || j.how == JoinHow::Semi || j.how == JoinHow::Anti) &&
@@ -71,16 +73,17 @@ std::optional<Stages> plan_stages(const std::vector<PipelineStage>& given, const
     Stage st{g.node, g.build, {}, {}, nullptr};
     std::vector<std::string> next_names;
     std::vector<TypeId> next_types;
-    if (g.node->kind == NodeKind::Filter && g.node->row_wise && !g.build) {
+    if (!pipeline_stage(*g.node) || (g.node->kind == NodeKind::Join) != (g.build != nullptr)) return std::nullopt;
+    if (g.node->kind == NodeKind::Filter) {
       next_names = s.names;  // the schema stays
       next_types = s.types;
       s.moves_rows = true;
-    } else if (g.node->kind == NodeKind::Project && g.node->row_wise && !g.build) {
+    } else if (g.node->kind == NodeKind::Project) {
       for (const NamedExpr& e : g.node->exprs) {
         next_names.push_back(e.name);
         next_types.push_back(expr_type(e.expr, s.names, s.types));
       }
-    } else if (g.node->kind == NodeKind::Join && pipelinable_join(*g.node) && g.build) {
+    } else {
       const JoinSpec& j = g.node->join;
       // The side join_maps would build: the right one, unless it is much the larger.
       if (g.build->height() > (j.how == JoinHow::Inner ? n : 4 * n)) return std::nullopt;
@@ -99,8 +102,6 @@ std::optional<Stages> plan_stages(const std::vector<PipelineStage>& given, const
         else return std::nullopt;
       }
       s.moves_rows = true;
-    } else {
-      return std::nullopt;
     }
     s.names = std::move(next_names);
     s.types = std::move(next_types);

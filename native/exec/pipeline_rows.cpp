@@ -23,7 +23,6 @@
 #include <optional>
 
 #include "exec/pipeline.hpp"
-#include "ops/concat/concat.hpp"
 
 namespace gpudf::exec {
 
@@ -49,24 +48,24 @@ std::optional<Relation> run_rows_pipeline(const PlanNode& node, const std::vecto
       default: return run_unique(node, rel);
     }
   };
-  std::vector<std::vector<ColumnPtr>> kept(static_cast<size_t>(morsels));
+  // Each morsel's kept rows, materialised (so nothing holds its stages' columns).
+  std::vector<Relation> kept(static_cast<size_t>(morsels));
   auto run = [&](int64_t m) {
     const auto [b, e] = morsel_range(m, n, morsels);
-    kept[size_t(m)] = keep(run_stages(*stages, in.slice(b, e - b))).materialise();
+    const Relation rows = keep(run_stages(*stages, in.slice(b, e - b)));
+    Relation own(in.device(), rows.height());
+    const std::vector<ColumnPtr> values = rows.materialise();
+    for (size_t c = 0; c < values.size(); ++c) own.add(rows.names()[c], values[c]);
+    kept[size_t(m)] = std::move(own);
   };
   if (!for_morsels(in.device(), 0, 1, run)) return std::nullopt;
   // A unique that keeps most rows would only do its work twice.
-  if (node.kind == NodeKind::Unique && kept[0].at(0)->size() * 4 > morsel_range(0, n, morsels).second) return std::nullopt;
+  if (node.kind == NodeKind::Unique && kept[0].height() * 4 > morsel_range(0, n, morsels).second) return std::nullopt;
   if (!for_morsels(in.device(), 1, morsels, run)) return std::nullopt;
 
-  int64_t rows = 0;
-  for (const std::vector<ColumnPtr>& k : kept) rows += k.at(0)->size();
-  Relation all(in.device(), rows);
-  for (size_t c = 0; c < stages->names.size(); ++c) {
-    std::vector<ColumnView> parts;
-    for (const std::vector<ColumnPtr>& k : kept) parts.push_back(k[c]->view());
-    all.add(stages->names[c], concat(parts));
-  }
+  std::vector<const Relation*> parts;
+  for (const Relation& k : kept) parts.push_back(&k);
+  const Relation all = run_union(node, parts);  // the kept rows, in morsel order
   kept.clear();
   return keep(all);
 }
