@@ -15,6 +15,7 @@ const char* error_code_name(ErrorCode code) noexcept {
     case ErrorCode::JsonParse: return "ERR_JSON_PARSE";
     case ErrorCode::Parquet: return "ERR_PARQUET";
     case ErrorCode::Cast: return "ERR_CAST";
+    case ErrorCode::TimeZone: return "ERR_TIME_ZONE";
     case ErrorCode::Internal: return "ERR_INTERNAL";
   }
   return "ERR_INTERNAL";

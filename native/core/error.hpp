@@ -21,6 +21,7 @@ enum class ErrorCode {
   JsonParse,  // malformed JSON / NDJSON: names the line (and file)
   Parquet,
   Cast,  // a value that does not convert (strict casts and parses): names the row and value
+  TimeZone,  // a zone not found or malformed, or a local time that is ambiguous or skipped
   Internal,
 };
 

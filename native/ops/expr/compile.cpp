@@ -318,6 +318,8 @@ Val Compiler::compile(const NodeSpec& s) {
   if (o == "str.strptime") return strptime(s);
   if (o == "concatStr" || o == "format") return concat_text(s);
   if (o == "dt.toString") return temporal_text(s);
+  if (o == "dt.toLocal") return zoned(s, true);
+  if (o == "dt.fromLocal") return zoned(s, false);
   if (o == "over") return input_column(window::evaluate_over(*specs_, cur_, frame_, device_));
   if (window::is_window_op(o)) return window_node(s);
   if (o == "dt.year") return temporal(s, Op::Year);

@@ -1,10 +1,13 @@
 // The expression compiler (compiler.hpp) for date and time nodes: calendar parts, the epoch,
-// month starts and ends, truncate / round / offsetBy intervals, and formatting as text.
+// month starts and ends, truncate / round / offsetBy intervals, formatting as text, and time
+// zones (UTC <-> local wall-clock time).
 #include <cstdint>
 
 #include "core/error.hpp"
+#include "core/timezone.hpp"
 #include "ops/expr/compiler.hpp"
 #include "ops/expr/numeric.hpp"
+#include "ops/timezone/timezone.hpp"
 
 namespace gpudf::expr {
 namespace detail {
@@ -17,6 +20,20 @@ Val Compiler::temporal_text(const NodeSpec& s) {
   if (s.value.kind == LiteralSpec::Kind::String) format = s.value.text;
   else GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::Null, InvalidArgument, "'" + s.op + "' expects a format string");
   return input_column(strings::format_temporal(materialised(a.node), format));
+}
+
+Val Compiler::zoned(const NodeSpec& s, bool to_local) {
+  Val a = arg(s, 0);
+  emit_value(a);
+  if (!is_timestamp(a.type)) bad(s.op, a.type);
+  GPUDF_EXPECTS(s.value.kind == LiteralSpec::Kind::String, InvalidArgument, "'" + s.op + "' expects a time zone name");
+  const TimeZonePtr zone = time_zone(s.value.text);
+  if (to_local) return input_column(gpudf::to_local(materialised(a.node), *zone));
+  GPUDF_EXPECTS(s.params.size() == 2 && s.params[0] >= 0 && s.params[0] <= 3 && s.params[1] >= 0 && s.params[1] <= 3,
+                InvalidArgument,
+                "'dt.fromLocal' needs [ambiguous, nonExistent] codes: ambiguous 0 raise, 1 earliest, 2 latest, 3 null; "
+                "nonExistent 0 raise, 1 null, 2 shiftForward, 3 shiftBackward");
+  return input_column(gpudf::from_local(materialised(a.node), *zone, Ambiguous(s.params[0]), NonExistent(s.params[1])));
 }
 
 Val Compiler::temporal(const NodeSpec& s, Op op) {

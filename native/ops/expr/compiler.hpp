@@ -154,6 +154,10 @@ class Compiler {
   /// dt.toString (value: the format, or null for ISO 8601).
   Val temporal_text(const NodeSpec& s);
   Val temporal(const NodeSpec& s, Op op);
+  /// dt.toLocal (value: the IANA zone name) and dt.fromLocal (value: the zone; params =
+  /// [ambiguous, nonExistent] codes, ops/timezone/timezone.hpp): a timestamp's UTC instant as
+  /// the zone's wall-clock time and back, same dtype.
+  Val zoned(const NodeSpec& s, bool to_local);
   /// dt.truncate / dt.round / dt.offsetBy: params = [months, seconds, nanoseconds] of the
   /// interval (src/duration.ts parses "1mo2d"); the fixed part in the column's units.
   Val interval(const NodeSpec& s, Op op);
