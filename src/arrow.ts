@@ -7,13 +7,13 @@ import * as arrow from "apache-arrow";
 import {
   arrowTypeOf,
   dtypeFromArrow,
-  dtypeOfId,
   isArrowDictionary,
   typeIdOf,
   type ArrowTypeLike,
   type DType,
 } from "./dtypes.js";
 import { InvalidArgumentError } from "./errors.js";
+import { dtypeOfHandle, tagDType } from "./zones.js";
 import { native, type ColumnHandle, type NativeArrowChunk, type NativeArrowExport } from "./native/addon.js";
 
 /** The structural view of an Arrow `Data` chunk that gpudf reads. */
@@ -68,7 +68,7 @@ function toNativeChunk(data: ArrowDataLike): NativeArrowChunk {
 /** Uploads one Arrow column (all its chunks) as a native column of the active device. */
 export function columnFromArrow(type: ArrowTypeLike, chunks: readonly ArrowDataLike[]): { dtype: DType; handle: ColumnHandle } {
   const dtype = dtypeFromArrow(type);
-  return { dtype, handle: native.importArrow(typeIdOf(dtype), chunks.map(toNativeChunk)) };
+  return { dtype, handle: tagDType(native.importArrow(typeIdOf(dtype), chunks.map(toNativeChunk)), dtype) };
 }
 
 type ArrayCtor = new (buffer: ArrayBuffer) => ArrayBufferView;
@@ -102,7 +102,7 @@ function tableOfExports(names: readonly string[], dtypes: readonly DType[], expo
 
 /** An apache-arrow Table of these native columns, built straight from their buffers (DataFrame.toArrow). */
 export function tableOfColumns(names: readonly string[], handles: readonly ColumnHandle[]): arrow.Table {
-  return tableOfExports(names, handles.map((h) => dtypeOfId(h.typeId)), handles.map((h) => native.exportArrow(h)));
+  return tableOfExports(names, handles.map(dtypeOfHandle), handles.map((h) => native.exportArrow(h)));
 }
 
 /**
@@ -110,6 +110,6 @@ export function tableOfColumns(names: readonly string[], handles: readonly Colum
  * columns are taken when it is called: they may be disposed before the promise settles.
  */
 export async function tableOfColumnsAsync(names: readonly string[], handles: readonly ColumnHandle[]): Promise<arrow.Table> {
-  const dtypes = handles.map((h) => dtypeOfId(h.typeId));
+  const dtypes = handles.map(dtypeOfHandle);
   return tableOfExports(names, dtypes, await native.exportArrowAsync([...handles]));
 }

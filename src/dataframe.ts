@@ -5,7 +5,8 @@
 import { inspect } from "node:util";
 
 import type { ColumnValues } from "./columns.js";
-import { dtypeOfId, type DType } from "./dtypes.js";
+import { type DType } from "./dtypes.js";
+import { carryZones, displayValues, dtypeOfHandle } from "./zones.js";
 import { DisposedError, InvalidArgumentError } from "./errors.js";
 import { formatFrame } from "./format.js";
 import { rowCount, sliceBounds } from "./handles.js";
@@ -138,7 +139,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
 
   /** Dtype of each column, in order. */
   get dtypes(): DType[] {
-    return this.#live().map((h) => dtypeOfId(h.typeId));
+    return this.#live().map(dtypeOfHandle);
   }
 
   /** Column name -> dtype. */
@@ -246,7 +247,9 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
     return { names: this.#names, columns: this.#live(), height: this.#height };
   }
 
+  /** A frame of a verb's result; columns of the same names as this frame's keep their zones. */
   #apply(result: FrameResult): DataFrame {
+    carryZones(this.#parts(), result);
     return fromHandles(result.names, result.columns);
   }
 
@@ -293,7 +296,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   slice(offset: number, length?: number): DataFrame {
     this.#live();
     const [start, end] = sliceBounds(this.#height, offset, length);
-    return fromHandles([...this.#names], this.#columns.map((h) => h.slice(start, end - start)));
+    return this.#apply({ names: [...this.#names], columns: this.#columns.map((h) => h.slice(start, end - start)) });
   }
 
   /** The first n rows (all when n > height). */
@@ -351,7 +354,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    */
   sort(by: SortBy, options?: SortOptions): DataFrame {
     const keys = sortKeyNames(by, schemaOfHandles(this.#names, this.#columns)).map((n) => this.#columns[this.#index(n)] as ColumnHandle);
-    return fromHandles([...this.#names], sortColumns(this.#live(), keys, options));
+    return this.#apply({ names: [...this.#names], columns: sortColumns(this.#live(), keys, options) });
   }
 
   /**
@@ -401,7 +404,13 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    */
   join(other: DataFrame, options?: JoinOptions): DataFrame {
     if (!(other instanceof DataFrame)) throw new InvalidArgumentError("join expects a DataFrame");
-    return this.#apply(joinFrames(this.#parts(), other.#parts(), options));
+    const result = joinFrames(this.#parts(), other.#parts(), options);
+    // The left frame's names first, then the right's, under their names or with the suffix.
+    const right = other.#parts();
+    const suffix = options?.suffix ?? "_right";
+    carryZones(this.#parts(), result);
+    carryZones(right, result, new Map(right.names.map((n, i) => [`${n}${suffix}`, right.columns[i] as ColumnHandle])));
+    return fromHandles(result.names, result.columns);
   }
 
   /**
@@ -413,7 +422,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.take([2, 0, 0]); df.take(Int32Array.of(1, 3));
    */
   take(indices: TakeIndices): DataFrame {
-    return fromHandles([...this.#names], takeColumns(this.#live(), this.#height, indices));
+    return this.#apply({ names: [...this.#names], columns: takeColumns(this.#live(), this.#height, indices) });
   }
 
   /**
@@ -426,7 +435,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
    * df.sample(1000, { withReplacement: true });
    */
   sample(n: number, options?: SampleOptions): DataFrame {
-    return fromHandles([...this.#names], sampleColumns(this.#live(), this.#height, n, options));
+    return this.#apply({ names: [...this.#names], columns: sampleColumns(this.#live(), this.#height, n, options) });
   }
 
   /**
@@ -462,7 +471,7 @@ export class DataFrame implements FrameVerbs<DataFrame, GroupBy, DataFrame> {
   /** A boxed table with shape and dtypes; frames over 10 rows or 8 columns are truncated. */
   toString(): string {
     const handles = this.#live();
-    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) => handles.map((h) => native.toValues(h, start, count)));
+    return formatFrame(this.#names, this.dtypes, this.#height, (start, count) => handles.map((h) => displayValues(h, start, count)));
   }
 
   [inspect.custom](): string {

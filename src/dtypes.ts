@@ -32,17 +32,53 @@ export const DTYPES = [
   "duration[ns]",
 ] as const;
 
-/** A column's logical type, e.g. `"int32"`, `"utf8"`, `"timestamp[ms]"`, `"duration[us]"`. */
-export type DType = (typeof DTYPES)[number];
+/** A dtype without a time zone: one of DTYPES. */
+export type BaseDType = (typeof DTYPES)[number];
+
+/** A timestamp's unit. */
+export type TimeUnit = "s" | "ms" | "us" | "ns";
+
+/**
+ * A time-zone-aware timestamp, e.g. `"timestamp[us, tz=Europe/Berlin]"`: the values are UTC
+ * instants (as in a plain timestamp) and the IANA zone says how they read as local times.
+ */
+export type ZonedTimestamp = `timestamp[${TimeUnit}, tz=${string}]`;
+
+/**
+ * A column's logical type, e.g. `"int32"`, `"utf8"`, `"timestamp[ms]"`, `"duration[us]"`, or a
+ * zoned timestamp `"timestamp[ms, tz=America/New_York]"`.
+ */
+export type DType = BaseDType | ZonedTimestamp;
+
+const ZONED = /^timestamp\[(s|ms|us|ns), tz=([A-Za-z0-9_+\-/]+)\]$/;
 
 /** True when `value` names a gpudf dtype. */
 export function isDType(value: unknown): value is DType {
-  return typeof value === "string" && (DTYPES as readonly string[]).includes(value);
+  if (typeof value !== "string") return false;
+  return (DTYPES as readonly string[]).includes(value) || ZONED.test(value);
 }
 
-/** The native type id of a dtype. */
+/** The dtype without its time zone (itself when it has none). */
+export function baseDType(dtype: DType): BaseDType {
+  const m = ZONED.exec(dtype);
+  return m ? (`timestamp[${m[1]}]` as BaseDType) : (dtype as BaseDType);
+}
+
+/** A zoned timestamp's time zone; undefined for every other dtype. */
+export function timeZoneOf(dtype: DType): string | undefined {
+  return ZONED.exec(dtype)?.[2];
+}
+
+/** `dtype` (a timestamp) with time zone `zone`, or without one when `zone` is undefined. */
+export function withTimeZone(dtype: DType, zone: string | undefined): DType {
+  const base = baseDType(dtype);
+  if (zone === undefined || !base.startsWith("timestamp[")) return base;
+  return `${base.slice(0, -1)}, tz=${zone}]` as ZonedTimestamp;
+}
+
+/** The native type id of a dtype (a zoned timestamp's is its unit's: the zone is not native). */
 export function typeIdOf(dtype: DType): number {
-  return DTYPES.indexOf(dtype);
+  return DTYPES.indexOf(baseDType(dtype));
 }
 
 /** The dtype of a native type id. */
@@ -65,7 +101,7 @@ function shown(value: unknown): string {
 /** Validates a user-supplied dtype string. */
 export function parseDType(value: unknown): DType {
   if (!isDType(value)) {
-    throw new DtypeError(`unknown dtype ${shown(value)}; expected one of ${DTYPES.join(", ")}`);
+    throw new DtypeError(`unknown dtype ${shown(value)}; expected one of ${DTYPES.join(", ")}, or a zoned timestamp such as "timestamp[us, tz=Europe/Berlin]"`);
   }
   return value;
 }
@@ -89,6 +125,7 @@ export interface ArrowTypeLike {
   isSigned?: boolean;
   precision?: number;
   unit?: number;
+  timezone?: string | null;
   dictionary?: ArrowTypeLike;
   indices?: ArrowTypeLike;
   toString?(): string;
@@ -126,7 +163,7 @@ export function dtypeFromArrow(type: ArrowTypeLike): DType {
       return type.unit === 0 ? "date32" : "timestamp[ms]";
     case A_TIMESTAMP: {
       const d = TIME_UNITS[type.unit ?? -1];
-      if (d) return d;
+      if (d) return type.timezone ? withTimeZone(d, arrowZone(type.timezone)) : d;
       break;
     }
     case A_DURATION: {
@@ -141,6 +178,24 @@ export function dtypeFromArrow(type: ArrowTypeLike): DType {
   throw new DtypeError(`unsupported Arrow type ${String(type.toString?.() ?? type.typeId)}`);
 }
 
+/**
+ * An Arrow timestamp's timezone as gpudf keeps it: an IANA name as is; a fixed offset such as
+ * "+01:00" or "-05:30" as the tz database's Etc/GMT name when it is whole hours (note the sign:
+ * Etc/GMT-1 is UTC+1), else a DtypeError; "Z" and "+00:00" as UTC.
+ */
+function arrowZone(tz: string): string {
+  const m = /^([+-])(\d{2}):?(\d{2})$/.exec(tz);
+  if (tz === "Z" || tz === "z") return "UTC";
+  if (!m) {
+    if (!/^[A-Za-z0-9_+\-/]+$/.test(tz)) throw new DtypeError(`unsupported Arrow timestamp timezone ${JSON.stringify(tz)}`);
+    return tz;
+  }
+  const hours = Number(m[2]);
+  if (m[3] !== "00" || hours > 14) throw new DtypeError(`unsupported Arrow timestamp timezone ${JSON.stringify(tz)}: only whole-hour offsets map to a zone`);
+  if (hours === 0) return "UTC";
+  return `Etc/GMT${m[1] === "+" ? "-" : "+"}${hours}`;
+}
+
 /** True for Arrow dictionary types. */
 export function isArrowDictionary(type: ArrowTypeLike): boolean {
   return type.typeId === A_DICTIONARY;
@@ -148,7 +203,12 @@ export function isArrowDictionary(type: ArrowTypeLike): boolean {
 
 /** The apache-arrow type gpudf exports a dtype as. */
 export function arrowTypeOf(dtype: DType): arrow.DataType {
-  switch (dtype) {
+  const zone = timeZoneOf(dtype);
+  if (zone !== undefined) {
+    const unit = TIME_UNITS.indexOf(baseDType(dtype)) as arrow.TimeUnit;
+    return new arrow.Timestamp(unit, zone);
+  }
+  switch (dtype as BaseDType) {
     case "bool": return new arrow.Bool();
     case "int8": return new arrow.Int8();
     case "int16": return new arrow.Int16();
@@ -194,7 +254,7 @@ export type ValueKind = "number" | "string" | "boolean" | "date";
 
 /** The kind of JS value a dtype's values are (numbers and bigints both count as "number"). */
 export function valueKindOf(dtype: DType): ValueKind {
-  switch (dtype) {
+  switch (baseDType(dtype)) {
     case "bool":
       return "boolean";
     case "utf8":

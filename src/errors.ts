@@ -102,6 +102,17 @@ export class CastError extends GpudfError {
   }
 }
 
+/**
+ * A time zone the system's tz database lacks (or no database), or a local time that a zone
+ * skips or repeats where `replaceTimeZone` / a zoned parse was told to raise (the message names
+ * the row and value).
+ */
+export class TimeZoneError extends GpudfError {
+  constructor(message: string) {
+    super("ERR_TIME_ZONE", message);
+  }
+}
+
 /** A bug in gpudf itself (an invariant broke); please report it. */
 export class InternalError extends GpudfError {
   constructor(message: string) {
@@ -122,5 +133,6 @@ export const ERROR_CLASSES: Record<string, new (message: string) => GpudfError> 
   ERR_JSON_PARSE: JsonParseError,
   ERR_PARQUET: ParquetError,
   ERR_CAST: CastError,
+  ERR_TIME_ZONE: TimeZoneError,
   ERR_INTERNAL: InternalError,
 };

@@ -3,11 +3,13 @@
  * once per call (see `serializeExpr`) and the native layer compiles and evaluates it, fused,
  * over the whole frame. Dtype rules live natively (docs/semantics.md, "Expressions").
  */
-import { parseDType, typeIdOf, type DType } from "./dtypes.js";
+import { type DType } from "./dtypes.js";
+import { dtypeFields } from "./expr_zones.js";
 import { InvalidArgumentError } from "./errors.js";
 import { inspect } from "node:util";
 
-import { ExprDateTime, ExprString } from "./expr_namespaces.js";
+import { ExprString } from "./expr_namespaces.js";
+import { ExprDateTime } from "./expr_datetime.js";
 import { formatExpr } from "./expr_format.js";
 import { checkDepth, outputName, type AggKind, type ExprNode } from "./expr_node.js";
 import { columnsNode, isRegexName } from "./selector_nodes.js";
@@ -253,7 +255,7 @@ export class Expr {
    * @example col("price").cast("float64", { strict: true })   // "12.5" -> 12.5; "n/a" throws
    */
   cast(dtype: DType, options: { strict?: boolean } = {}): Expr {
-    return this.#un("cast", { dtype: typeIdOf(parseDType(dtype)), ...(options.strict ? { params: [1] } : {}) });
+    return this.#un("cast", { ...dtypeFields(dtype), ...(options.strict ? { params: [1] } : {}) });
   }
 
   /** Absolute value. @example col("a").abs() */
@@ -426,9 +428,10 @@ export function lit(value: LiteralValue, dtype?: DType): Expr {
     op: "lit",
     args: [],
     value,
-    ...(dtype === undefined ? {} : { dtype: typeIdOf(parseDType(dtype)) }),
+    ...(dtype === undefined ? {} : dtypeFields(dtype)),
   });
 }
+
 
 /** `when(cond)` waiting for `.then(value)`. */
 export class When {

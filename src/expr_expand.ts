@@ -9,7 +9,8 @@ import { InvalidArgumentError } from "./errors.js";
 import { Expr, outputName, type ExprNode } from "./expr.js";
 import { memoisedPredicate, nodeKey, rewrite } from "./expr_tree.js";
 import { ensureDevice } from "./device.js";
-import { native } from "./native/addon.js";
+import { native, type ColumnHandle } from "./native/addon.js";
+import { dtypeOfHandle } from "./zones.js";
 import { DTYPE_GROUPS, isRegexName, selectorNode } from "./selector_nodes.js";
 import { columnNotFound } from "./suggest.js";
 
@@ -232,6 +233,6 @@ export function expandPredicate(expr: Expr, schema: ExpandSchema): Expr {
 }
 
 /** A frame's schema from its handles. */
-export function schemaOfHandles(names: readonly string[], columns: readonly { readonly typeId: number }[]): ExpandSchema {
-  return { names, dtypes: columns.map((c) => dtypeOfId(c.typeId)) };
+export function schemaOfHandles(names: readonly string[], columns: readonly ColumnHandle[]): ExpandSchema {
+  return { names, dtypes: columns.map(dtypeOfHandle) };
 }

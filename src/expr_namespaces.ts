@@ -1,12 +1,14 @@
 /**
- * The `.str` and `.dt` namespaces of Expr. They build nodes only; types are checked natively.
+ * The `.str` namespace of Expr (`.dt` is in src/expr_datetime.ts). They build nodes only; types
+ * are checked natively.
  */
-import { parseDType, typeIdOf, type DType } from "./dtypes.js";
-import { parseInterval } from "./duration.js";
+import { type DType } from "./dtypes.js";
+import { checkZone, dtypeFields } from "./expr_zones.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Expr, ExprNode } from "./expr.js";
 
-type Make = (node: ExprNode) => Expr;
+/** Makes an Expr of a node (each namespace builds its nodes through it). */
+export type Make = (node: ExprNode) => Expr;
 
 function width(value: unknown, fn: string): number {
   if (!Number.isInteger(value) || (value as number) < 0) {
@@ -38,7 +40,10 @@ export interface SplitOptions {
 export interface ToDatetimeOptions extends StrptimeOptions {
   /** The timestamp's unit (default "us", as Polars). */
   unit?: "s" | "ms" | "us" | "ns";
-  /** Only "UTC" (the zone every gpudf timestamp is in); an offset in the text (%z) is applied. */
+  /**
+   * The result's time zone (an IANA name): text without an offset is that zone's local time
+   * (an ambiguous or skipped local time is an ERR_TIME_ZONE); text with one (%z) is converted.
+   */
   timeZone?: string;
 }
 
@@ -311,9 +316,8 @@ export class ExprString {
    * @example col("s").str.strptime("timestamp[ms]", "%d/%m/%Y %H:%M")
    */
   strptime(dtype: DType, format?: string, options: StrptimeOptions = {}): Expr {
-    const d = parseDType(dtype);
     return this.#op("strptime", {
-      dtype: typeIdOf(d),
+      ...dtypeFields(dtype),
       params: [options.strict === false ? 0 : 1],
       ...(format === undefined ? {} : { value: text(format, "strptime") }),
     });
@@ -328,12 +332,8 @@ export class ExprString {
   toDatetime(format?: string, options: ToDatetimeOptions = {}): Expr {
     const unit = options.unit ?? "us";
     if (!["s", "ms", "us", "ns"].includes(unit)) throw new InvalidArgumentError(`str.toDatetime: unknown unit "${unit}"`);
-    if (options.timeZone !== undefined && options.timeZone !== "UTC") {
-      throw new InvalidArgumentError(
-        `str.toDatetime: time zone "${options.timeZone}" is not supported; timestamps are UTC (an offset in the text, %z, is applied)`,
-      );
-    }
-    return this.strptime(`timestamp[${unit}]` as DType, format, options);
+    const zone = options.timeZone === undefined ? "" : `, tz=${checkZone(options.timeZone, "str.toDatetime")}`;
+    return this.strptime(`timestamp[${unit}${zone}]` as DType, format, options);
   }
   /**
    * `length` characters from character `start` (negative: from the end); all the rest when
@@ -346,163 +346,5 @@ export class ExprString {
       throw new InvalidArgumentError("str.slice: length must be an integer >= 0");
     }
     return this.#op("slice", { params: [start, length ?? -1] });
-  }
-}
-
-/** Date/time fields of an Expr over date32 or timestamp columns (UTC), and the parts of durations. */
-export class ExprDateTime {
-  readonly #node: ExprNode;
-  readonly #make: Make;
-  /** @internal */
-  constructor(node: ExprNode, make: Make) {
-    this.#node = node;
-    this.#make = make;
-  }
-
-  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
-    return this.#make({ op: `dt.${op}`, args: [this.#node], ...extra });
-  }
-
-  /**
-   * Formats as utf8 by a chrono-style `format` (docs/semantics.md lists the specifiers); without
-   * one, ISO 8601: "%Y-%m-%d" for dates, "%Y-%m-%d %H:%M:%S" plus the unit's fraction digits for
-   * timestamps. @example col("ts").dt.toString("%d %b %Y, %H:%M")   // "05 Mar 2024, 14:30"
-   */
-  toString(format?: string): Expr {
-    if (format !== undefined && typeof format !== "string") throw new InvalidArgumentError("dt.toString expects a format string");
-    return this.#op("toString", format === undefined ? {} : { value: format });
-  }
-  /** `toString(format)`. @example col("d").dt.strftime("%Y/%m/%d") */
-  strftime(format: string): Expr {
-    if (typeof format !== "string") throw new InvalidArgumentError("dt.strftime expects a format string");
-    return this.toString(format);
-  }
-
-  /** The year (int32). @example col("d").dt.year() */
-  year(): Expr {
-    return this.#op("year");
-  }
-  /** The month 1..12 (int8). @example col("d").dt.month() */
-  month(): Expr {
-    return this.#op("month");
-  }
-  /** The day of the month 1..31 (int8). @example col("d").dt.day() */
-  day(): Expr {
-    return this.#op("day");
-  }
-  /** The hour 0..23 (int8; timestamps only). @example col("ts").dt.hour() */
-  hour(): Expr {
-    return this.#op("hour");
-  }
-  /** The minute 0..59 (int8; timestamps only). @example col("ts").dt.minute() */
-  minute(): Expr {
-    return this.#op("minute");
-  }
-  /** The second 0..59 (int8; timestamps only). @example col("ts").dt.second() */
-  second(): Expr {
-    return this.#op("second");
-  }
-  /** ISO weekday: 1 = Monday .. 7 = Sunday (int8). @example col("d").dt.weekday() */
-  weekday(): Expr {
-    return this.#op("weekday");
-  }
-  /** The quarter 1..4 (int8). @example col("d").dt.quarter() */
-  quarter(): Expr {
-    return this.#op("quarter");
-  }
-  /** The ISO 8601 week 1..53 (int8; weeks start on Monday, week 1 holds the year's first Thursday). */
-  week(): Expr {
-    return this.#op("week");
-  }
-  /** The ISO 8601 week-numbering year (int32): 2021-01-01 is in ISO year 2020. */
-  isoYear(): Expr {
-    return this.#op("isoYear");
-  }
-  /** The day of the year 1..366 (int16). @example col("d").dt.ordinalDay() */
-  ordinalDay(): Expr {
-    return this.#op("ordinalDay");
-  }
-  /** Milliseconds within the second 0..999 (int32; timestamps only). */
-  millisecond(): Expr {
-    return this.#op("millisecond");
-  }
-  /** Microseconds within the second 0..999999 (int32; timestamps only). */
-  microsecond(): Expr {
-    return this.#op("microsecond");
-  }
-  /** Nanoseconds within the second 0..999999999 (int32; timestamps only). */
-  nanosecond(): Expr {
-    return this.#op("nanosecond");
-  }
-  /**
-   * The count of `unit` since 1970-01-01 (int64, floored): "s", "ms", "us" (default, as Polars),
-   * "ns" or "d". @example col("ts").dt.epoch("s")
-   */
-  epoch(unit: "s" | "ms" | "us" | "ns" | "d" = "us"): Expr {
-    const code = ["s", "ms", "us", "ns", "d"].indexOf(unit);
-    if (code < 0) throw new InvalidArgumentError(`dt.epoch: unknown unit "${String(unit)}"`);
-    return this.#op("epoch", { params: [code] });
-  }
-  /** The first day of the month, at the same time of day (same dtype). */
-  monthStart(): Expr {
-    return this.#op("monthStart");
-  }
-  /** The last day of the month, at the same time of day (same dtype). */
-  monthEnd(): Expr {
-    return this.#op("monthEnd");
-  }
-  /**
-   * The start of the interval `every` holding each value: calendar months ("1mo", "1q", "1y")
-   * from 1970-01, or fixed lengths ("15m", "1h", "1d"; "1w" from Mondays) from 1970-01-01.
-   * @example col("ts").dt.truncate("15m")
-   */
-  truncate(every: string): Expr {
-    const i = parseInterval(every, "dt.truncate");
-    return this.#op("truncate", { params: [i.months, i.seconds, i.nanos] });
-  }
-  /** The nearer boundary of `every`'s intervals (halfway rounds up). @example col("ts").dt.round("1h") */
-  round(every: string): Expr {
-    const i = parseInterval(every, "dt.round");
-    return this.#op("round", { params: [i.months, i.seconds, i.nanos] });
-  }
-  /**
-   * Moves by a duration: calendar months first (the day clamped to the month's end: Jan 31 +
-   * "1mo" is Feb 28 or 29), then the fixed part. Negative with a leading "-".
-   * @example col("d").dt.offsetBy("1mo2d")
-   */
-  offsetBy(by: string): Expr {
-    const i = parseInterval(by, "dt.offsetBy");
-    return this.#op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
-  }
-
-  // ---- parts of a duration (int64, truncated toward zero, as Polars) ----
-
-  /** Whole days of a duration (int64, toward zero: -1d -1h is -1). @example col("ts").sub(col("start")).dt.totalDays() */
-  totalDays(): Expr {
-    return this.#op("totalDays");
-  }
-  /** Whole hours of a duration (int64, toward zero). */
-  totalHours(): Expr {
-    return this.#op("totalHours");
-  }
-  /** Whole minutes of a duration (int64, toward zero). */
-  totalMinutes(): Expr {
-    return this.#op("totalMinutes");
-  }
-  /** Whole seconds of a duration (int64, toward zero). */
-  totalSeconds(): Expr {
-    return this.#op("totalSeconds");
-  }
-  /** Whole milliseconds of a duration (int64; null where a finer count would pass int64). */
-  totalMilliseconds(): Expr {
-    return this.#op("totalMilliseconds");
-  }
-  /** Whole microseconds of a duration (int64; null past int64). */
-  totalMicroseconds(): Expr {
-    return this.#op("totalMicroseconds");
-  }
-  /** Nanoseconds of a duration (int64; null past int64). */
-  totalNanoseconds(): Expr {
-    return this.#op("totalNanoseconds");
   }
 }

@@ -16,6 +16,10 @@ export interface ExprNode {
   readonly dtype?: number;
   readonly params?: readonly number[];
   readonly list?: readonly LiteralValue[];
+  /** A cast's or str.strptime's target zone (not serialized: src/expr_zones.ts rewrites it). */
+  readonly zone?: string;
+  /** dt.offsetBy of calendar units (days and longer): done in local time on a zoned value. */
+  readonly local?: boolean;
   /** Aggregation nodes: the reduction (a Series reduction's name) and its options. */
   readonly agg?: {
     readonly kind: AggKind;

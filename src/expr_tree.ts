@@ -43,6 +43,7 @@ export function nodeKey(node: ExprNode, memo: Map<ExprNode, string> = new Map())
     String(node.dtype ?? ""),
     (node.params ?? []).join(","),
     (node.list ?? []).map(literalKey).join(","),
+    `${node.zone ?? ""}${node.local ? "/local" : ""}`,
     node.agg ? `${node.agg.kind}/${node.agg.ddof}/${node.agg.q}/${JSON.stringify(node.agg.sep ?? "")}/${node.agg.ignoreNulls ?? true}` : "",
   ];
   const key = `${parts.join("|")}(${node.args.map((a) => argumentKey(nodeKey(a, memo))).join(";")})`;

@@ -178,6 +178,19 @@ function formatTimestamp(d: Date): string {
   return ms === 0 ? base : `${base}.${String(ms).padStart(3, "0")}`;
 }
 
+/** A zoned timestamp as printed: its local wall-clock time and its UTC offset then. */
+export class LocalTime {
+  constructor(
+    readonly local: Date,
+    readonly offsetMinutes: number,
+  ) {}
+}
+
+function offsetText(minutes: number): string {
+  const m = Math.abs(minutes);
+  return `${minutes < 0 ? "-" : "+"}${pad2(Math.floor(m / 60))}:${pad2(m % 60)}`;
+}
+
 /** Shortest decimal text that reads back as the same float32 value. */
 function float32Text(x: number): string {
   for (let p = 1; p <= 9; p++) {
@@ -259,6 +272,7 @@ function formatValue(value: unknown, dtype: DType): string {
     default:
       break;
   }
+  if (value instanceof LocalTime) return `${formatTimestamp(value.local)}${offsetText(value.offsetMinutes)}`;
   if (value instanceof Date) {
     if (Number.isNaN(value.getTime())) return "Invalid Date";
     return dtype === "date32" ? formatDate(value) : formatTimestamp(value);

@@ -76,9 +76,10 @@ export { cs, all, exclude, Selector } from "./selectors.js";
 export { intRange } from "./expr_sized.js"; // also installs Expr.mode
 export { GroupBy, type GroupByOptions, type GroupKey } from "./ops/groupby.js";
 export type { TopKBy } from "./ops/top_k.js";
-export { ExprString, ExprDateTime, type SplitOptions, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";
+export { ExprDateTime, type ReplaceTimeZoneOptions } from "./expr_datetime.js";
+export { ExprString, type SplitOptions, type StrptimeOptions, type ToDatetimeOptions } from "./expr_namespaces.js";
 export { device, memory, setMemoryLimit, type DeviceInfo, type MemoryLimits, type MemoryStats } from "./device.js";
-export { DTYPES, type DType } from "./dtypes.js";
+export { DTYPES, type DType, type BaseDType, type TimeUnit, type ZonedTimestamp } from "./dtypes.js";
 export type { ColumnValues } from "./columns.js";
 export {
   GpudfError,
@@ -93,5 +94,6 @@ export {
   JsonParseError,
   ParquetError,
   CastError,
+  TimeZoneError,
   InternalError,
 } from "./errors.js";

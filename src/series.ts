@@ -7,7 +7,8 @@ import type * as arrow from "apache-arrow";
 
 import { columnToArrowData } from "./arrow.js";
 import { columnFromValues, type ColumnValues } from "./columns.js";
-import { dtypeOfId, parseDType, type DType } from "./dtypes.js";
+import { parseDType, type DType } from "./dtypes.js";
+import { displayValues, dtypeOfHandle, sameZone } from "./zones.js";
 import { DisposedError, DtypeError, InvalidArgumentError } from "./errors.js";
 import { ensureDevice } from "./device.js";
 import { formatSeries } from "./format.js";
@@ -93,7 +94,7 @@ export class Series {
 
   /** The dtype, e.g. "int64". */
   get dtype(): DType {
-    return dtypeOfId(this.#live().typeId);
+    return dtypeOfHandle(this.#live());
   }
 
   /** Number of values, nulls included. */
@@ -391,7 +392,7 @@ export class Series {
     const h = this.#live();
     ensureDevice();
     const e = build(col(this.#name));
-    return new Series(this.#name, new HandleBox(native.evalExpr(serializeExpr(e.node), [this.#name], [h], h.length)));
+    return new Series(this.#name, new HandleBox(sameZone(h, native.evalExpr(serializeExpr(e.node), [this.#name], [h], h.length))));
   }
 
   // Sequence functions: as the Expr methods of the same names (docs/semantics.md "Window functions").
@@ -434,7 +435,7 @@ export class Series {
   /** A boxed, truncated table of the values. */
   toString(): string {
     const h = this.#live();
-    return formatSeries(this.#name, this.dtype, h.length, (start, count) => native.toValues(h, start, count));
+    return formatSeries(this.#name, this.dtype, h.length, (start, count) => displayValues(h, start, count));
   }
 
   [inspect.custom](): string {

@@ -5,7 +5,8 @@
  */
 import { InvalidArgumentError } from "./errors.js";
 import { col, Expr } from "./expr.js";
-import type { ExprDateTime, ExprString } from "./expr_namespaces.js";
+import type { ExprString } from "./expr_namespaces.js";
+import type { ExprDateTime } from "./expr_datetime.js";
 import { evaluate } from "./ops/select.js";
 import { HandleBox, Series } from "./series.js";
 

@@ -41,12 +41,12 @@ import {
 import { expect } from "vitest";
 
 import { DTYPES, GpudfError, device, memory } from "../src/index.js";
-import type { DataFrame, DType } from "../src/index.js";
+import type { BaseDType, DataFrame, DType } from "../src/index.js";
 
 export type Raw = number | bigint | boolean | string | null;
 export type NullPattern = "none" | "some" | "all";
 
-export const ALL_DTYPES: readonly DType[] = DTYPES;
+export const ALL_DTYPES: readonly BaseDType[] = DTYPES;
 
 /** Lengths every op must handle: empty, around the 32/64 bit-word edges, and multi-block. */
 export const LENGTHS: readonly number[] = [0, 1, 31, 32, 33, 64, 65, 100_003];
@@ -85,7 +85,7 @@ function pick<T>(specials: readonly T[], i: number, formula: (i: number) => T): 
 /** The non-null value of a column of `dtype` at row i (physical representation). */
 export function valueAt(dtype: DType, i: number, opts: GenOptions = {}): Exclude<Raw, null> {
   const safe = opts.dateSafe ?? false;
-  switch (dtype) {
+  switch (dtype as BaseDType) {
     case "bool":
       return i % 3 === 0 || i % 7 === 2;
     case "int8":
@@ -149,7 +149,7 @@ export function rawColumn(dtype: DType, length: number, nulls: NullPattern, opts
 }
 
 export function arrowTypeFor(dtype: DType): DataType {
-  switch (dtype) {
+  switch (dtype as BaseDType) {
     case "bool": return new Bool();
     case "int8": return new Int8();
     case "int16": return new Int16();

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 import { afterAll, describe, expect, it } from "vitest";
 
-import { DataFrame, Series, fromArrow, readParquet, type DType } from "../src/index.js";
+import { DataFrame, Series, fromArrow, readParquet, type BaseDType, type DType } from "../src/index.js";
 import { Table } from "apache-arrow";
 
 import {
@@ -202,7 +202,7 @@ describe("writeParquet round trips through readParquet", () => {
 describe("DuckDB reads files gpudf wrote", () => {
   // DuckDB's type for each dtype, and a SQL expression giving the stored count for temporal
   // columns (so values compare exactly). timestamp[s] has no Parquet unit: it is plain INT64.
-  const SQL: Record<DType, [string, (c: string) => string]> = {
+  const SQL: Record<BaseDType, [string, (c: string) => string]> = {
     bool: ["BOOLEAN", (c) => c],
     int8: ["TINYINT", (c) => c],
     int16: ["SMALLINT", (c) => c],

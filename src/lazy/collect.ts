@@ -9,7 +9,8 @@ import { native, type NativeExecResult } from "../native/addon.js";
 import { formatPlan } from "./explain.js";
 import { lower, type LowerOptions } from "./lower.js";
 import { optimize, resolveFlags, type OptimizationFlags } from "./optimizer/index.js";
-import type { LogicalPlan, ScanSource } from "./plan.js";
+import type { LogicalPlan, ScanSource, Schema } from "./plan.js";
+import { tagDType } from "../zones.js";
 import { readSources, readSourcesSync } from "./sources.js";
 
 /** Options of collect / collectSync / profile. */
@@ -38,7 +39,9 @@ function prepare(plan: LogicalPlan, options: CollectOptions): { plan: LogicalPla
   return { plan: optimize(plan, flags), lowering: { pipelines: flags.pipelines } };
 }
 
-function toFrame(out: NativeExecResult): DataFrame {
+/** The result frame; its timestamps take their zones from the plan's schema. */
+function toFrame(out: NativeExecResult, schema: Schema): DataFrame {
+  out.columns.forEach((h, i) => tagDType(h, schema.dtypes[schema.names.indexOf(out.names[i] as string)] ?? "int8"));
   return frameFromColumns(out.names, out.columns);
 }
 
@@ -58,7 +61,7 @@ export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: bo
   if (sync) {
     const { plan: ready, dispose } = readSourcesSync(optimized);
     try {
-      return toFrame(run(ready, lowering, false, true));
+      return toFrame(run(ready, lowering, false, true), plan.schema);
     } finally {
       dispose();
     }
@@ -66,7 +69,7 @@ export function collectPlan(plan: LogicalPlan, options: CollectOptions, sync: bo
   return (async () => {
     const { plan: ready, dispose } = await readSources(optimized);
     try {
-      return toFrame(await run(ready, lowering, false, false));
+      return toFrame(await run(ready, lowering, false, false), plan.schema);
     } finally {
       dispose();
     }
@@ -93,7 +96,7 @@ export async function profilePlan(plan: LogicalPlan, options: CollectOptions): P
       end_us: Float64Array.from(p, (x) => x.endNs / 1000),
       copied_bytes: BigInt64Array.from(p, (x) => BigInt(x.copiedBytes)),
     });
-    return { result: toFrame(out), profile };
+    return { result: toFrame(out, plan.schema), profile };
   } finally {
     dispose();
   }

@@ -8,7 +8,8 @@
 import { checkRowOps } from "../ops/agg_rows.js";
 import { modeAggregations, refuseSized } from "../expr_sized.js";
 import type { DataFrame } from "../dataframe.js";
-import { dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
+import { dtypeOfId, typeIdOf, withTimeZone, type DType } from "../dtypes.js";
+import { localizeZones } from "../expr_zones.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
 import { readsColumns, serializeExpr, type ExprNode } from "../expr.js";
 import { columnsOf } from "../expr_tree.js";
@@ -211,8 +212,13 @@ export function typeOf(node: ExprNode, schema: Schema): DType {
   checkColumns(node, schema);
   checkRowOps(node);
   refuseSized(node, "a lazy query");
-  return dtypeOfId(native.exprType(serializeExpr(node), [...schema.names], schema.dtypes.map((d) => typeIdOf(d))));
+  const { node: local, zone } = localizeZones(node, schema);
+  return withTimeZone(dtypeOfId(native.exprType(serializeExpr(local), [...schema.names], schema.dtypes.map((d) => typeIdOf(d)))), zone);
 }
+
+/** `node` with its zone-dependent parts rewritten for the executor (src/expr_zones.ts). */
+const localized = (node: ExprNode, schema: Schema): ExprNode => localizeZones(node, schema).node;
+const localizedAll = (nodes: readonly NamedNode[], schema: Schema): NamedNode[] => nodes.map((e) => ({ ...e, node: localized(e.node, schema) }));
 
 export function dtypeOfColumn(schema: Schema, name: string): DType {
   const i = schema.names.indexOf(name);
@@ -233,7 +239,7 @@ export function scanNode(source: ScanSource, sourceSchema: Schema): ScanNode {
 export function filterNode(input: LogicalPlan, predicate: ExprNode): FilterNode {
   const t = typeOf(predicate, input.schema);
   if (t !== "bool") throw new DtypeError(`filter needs a bool predicate, got ${t}`);
-  return { kind: "filter", input, predicate, schema: input.schema };
+  return { kind: "filter", input, predicate: localized(predicate, input.schema), schema: input.schema };
 }
 
 /**
@@ -250,7 +256,7 @@ export function projectNode(input: LogicalPlan, exprs: readonly NamedNode[], bro
     "; use alias()",
   );
   const schema = schemaOf(exprs.map((e) => [e.name, typeOf(e.node, input.schema)] as const));
-  return { kind: "project", input, exprs, broadcastHeight, schema };
+  return { kind: "project", input, exprs: localizedAll(exprs, input.schema), broadcastHeight, schema };
 }
 
 export function aggregateNode(input: LogicalPlan, keys: readonly NamedNode[], given: readonly NamedNode[], options: GroupOptions): AggregateNode {
@@ -266,7 +272,7 @@ export function aggregateNode(input: LogicalPlan, keys: readonly NamedNode[], gi
     ...keys.map((k) => [k.name, typeOf(k.node, input.schema)] as const),
     ...aggs.map((a) => [a.name, typeOf(a.node, input.schema)] as const),
   ]);
-  return { kind: "aggregate", input, keys, aggs, options, schema };
+  return { kind: "aggregate", input, keys: localizedAll(keys, input.schema), aggs: localizedAll(aggs, input.schema), options, schema };
 }
 
 export function joinNode(left: LogicalPlan, right: LogicalPlan, options: unknown): JoinNode {
@@ -285,7 +291,7 @@ export function joinNode(left: LogicalPlan, right: LogicalPlan, options: unknown
 
 export function sortNode(input: LogicalPlan, by: readonly ExprNode[], descending: readonly boolean[], nullsLast: readonly boolean[]): SortNode {
   for (const b of by) typeOf(b, input.schema);
-  return { kind: "sort", input, by, descending, nullsLast, limit: null, schema: input.schema };
+  return { kind: "sort", input, by: by.map((b) => localized(b, input.schema)), descending, nullsLast, limit: null, schema: input.schema };
 }
 
 export function sliceNode(input: LogicalPlan, offset: number, length: number | null): SliceNode {
@@ -315,7 +321,7 @@ export function topKNode(
 ): TopKNode {
   typeOf(by, input.schema);
   const schema = keys === null ? input.schema : keysThenRest(input, keys);
-  return { kind: "topK", input, keys, options, n, by, largest, schema };
+  return { kind: "topK", input, keys: keys === null ? null : localizedAll(keys, input.schema), options, n, by: localized(by, input.schema), largest, schema };
 }
 
 export function groupSliceNode(input: LogicalPlan, keys: readonly NamedNode[], options: GroupOptions, n: number, fromEnd: boolean): GroupSliceNode {

@@ -4,6 +4,7 @@
  * nulls), "diagonal" and "diagonalRelaxed" (the union of the columns, missing ones null). Each
  * column is a cast, a null padding and one native concat.
  */
+import { dtypeOfHandle, sameZone } from "../zones.js";
 import { dtypeOfId, type DType } from "../dtypes.js";
 import { DtypeError, InvalidArgumentError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
@@ -40,7 +41,7 @@ function unionSchema(parts: readonly ConcatPart[]): Map<string, DType[]> {
   const schema = new Map<string, DType[]>();
   for (const p of parts) {
     p.names.forEach((n, i) => {
-      const d = dtypeOfId((p.handles[i] as ColumnHandle).typeId);
+      const d = dtypeOfHandle(p.handles[i] as ColumnHandle);
       const list = schema.get(n);
       if (list) list.push(d);
       else schema.set(n, [d]);
@@ -64,14 +65,14 @@ function concatVertical(parts: readonly ConcatPart[]): FrameResult {
   parts.forEach((p, k) => {
     checkSameNames(p, k, first);
     p.handles.forEach((h, i) => {
-      const want = dtypeOfId((first.handles[i] as ColumnHandle).typeId);
-      const got = dtypeOfId(h.typeId);
+      const want = dtypeOfHandle(first.handles[i] as ColumnHandle);
+      const got = dtypeOfHandle(h);
       if (got !== want) throw new DtypeError(`concat: column "${p.names[i]}" is ${got} in frame ${k} but ${want} in frame 0`);
     });
   });
   const made: ColumnHandle[] = [];
   return disposeOnError(made, () => {
-    for (let i = 0; i < first.names.length; i++) made.push(native.concat(parts.map((p) => p.handles[i] as ColumnHandle)));
+    for (let i = 0; i < first.names.length; i++) made.push(sameZone(first.handles[i] as ColumnHandle, native.concat(parts.map((p) => p.handles[i] as ColumnHandle))));
     return { names: [...first.names], columns: [...made] };
   });
 }

@@ -4,6 +4,7 @@
  */
 import { InvalidArgumentError } from "../errors.js";
 import type { ColumnHandle } from "../native/addon.js";
+import { sameZone } from "../zones.js";
 
 /** A frame's parts, borrowed (the handles stay owned by the frame). */
 export interface FrameParts {
@@ -30,7 +31,7 @@ export function disposeOnError<T>(made: ColumnHandle[], body: () => T): T {
 
 /** A new handle sharing `h`'s buffers. */
 export function share(h: ColumnHandle): ColumnHandle {
-  return h.slice(0, h.length);
+  return sameZone(h, h.slice(0, h.length));
 }
 
 /** Throws InvalidArgumentError on a non-string or repeated name; `hint` ends the message. */

@@ -16,6 +16,8 @@ import { aggArity, aggregateGroups, aggregateGroupsMany, hasAggregates, type Agg
 import { checkRowOps, chooseRows, rowChoiceOf } from "./agg_rows.js";
 import { modeAggregations, refuseSized } from "../expr_sized.js";
 import { expandExprs, expandItems, schemaOfHandles } from "../expr_expand.js";
+import { localizeZones } from "../expr_zones.js";
+import { tagZone } from "../zones.js";
 import { checkUniqueNames, disposeOnError, share, type FrameParts, type FrameResult } from "./frame.js";
 import { shortcutExprs, type ShortcutKind } from "./group_shortcuts.js";
 import { columnIndex, evaluate } from "./select.js";
@@ -340,13 +342,16 @@ export class GroupBy implements GroupVerbs<DataFrame> {
     const flat = exprs.flat() as unknown[];
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError("groupBy().agg expects expressions");
     const f = this.#frame();
-    const plan = planAggregations(expandExprs(flat as Expr[], schemaOfHandles(f.names, f.columns)));
+    const schema = schemaOfHandles(f.names, f.columns);
+    // Zones are resolved over the whole expressions, before they are split into slots.
+    const local = expandExprs(flat as Expr[], schema).map((e) => ({ outputName: e.outputName, ...localizeZones(e.node, schema) }));
+    const plan = planAggregations(local);
     checkUniqueNames([...this.#keyNames(), ...plan.outputs.map((o) => o.name)], "; use alias()");
     return this.#grouped((frame, keys, { groups, firstRows, count }) => {
       const out: ColumnHandle[] = [];
       return disposeOnError(out, () => {
         out.push(...native.take(keys, firstRows, frame.height));
-        out.push(...aggregateOutputs(frame, plan, groups, count));
+        out.push(...aggregateOutputs(frame, plan, groups, count).map((h, i) => tagZone(h, local[i]?.zone)));
         return { names: [...this.#keyNames(), ...plan.outputs.map((o) => o.name)], columns: out };
       });
     });

@@ -13,6 +13,8 @@ import { expandExprs, expandItems, schemaOfHandles, type ExpandSchema } from "..
 import { checkRowOps } from "./agg_rows.js";
 import { refuseSized, sizedItem } from "../expr_sized.js";
 import { Series } from "../series.js";
+import { localizeZones } from "../expr_zones.js";
+import { dtypeOfHandle, tagZone } from "../zones.js";
 
 /** What select() accepts per argument. */
 export type SelectItem = string | Expr;
@@ -36,9 +38,11 @@ export function evaluate(frame: FrameParts, expr: Expr, rows: number, predicate 
   refuseSized(expr.node, "this expression (a filter, a key or an aggregation's input)");
   const run = (node: ExprNode, n: number, mask = false): ColumnHandle =>
     (mask ? native.evalPredicate : native.evalExpr)(serializeExpr(node), [...frame.names], [...frame.columns], n);
-  // Aggregations first (each over the whole frame), then the rest as one fused program.
-  const node = hasAggregates(expr.node) ? resolveAggregates(expr.node, (input) => run(input, frame.height), frame.height) : expr.node;
-  return run(node, rows, predicate);
+  // Zones first (over the whole tree, aggregations included), then aggregations (each over the
+  // whole frame), then the rest as one fused program.
+  const { node: local, zone } = localizeZones(expr.node, { names: frame.names, dtypes: frame.columns.map(dtypeOfHandle) });
+  const node = hasAggregates(local) ? resolveAggregates(local, (input) => run(input, frame.height), frame.height) : local;
+  return tagZone(run(node, rows, predicate), zone);
 }
 
 /**
