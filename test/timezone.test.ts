@@ -3,9 +3,12 @@
 // truncation and calendar offsets across DST changes, zoned parsing, the zone kept through the
 // verbs eager and lazy, printing, and the errors.
 import { describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Table, Timestamp, TimeUnit, makeData, makeVector } from "apache-arrow";
 
-import { col, concat, DataFrame, fromArrow, lit, Series, type DType } from "../src/index.js";
+import { col, concat, DataFrame, fromArrow, lit, parquetMetadata, readIPC, readParquet, scanParquet, Series, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { uniform } from "./support/random.js";
 
@@ -290,5 +293,30 @@ describe("the zone through the verbs", () => {
   it("refuses to concatenate different zones", () => {
     const tokyo = df.withColumns(col("t").dt.convertTimeZone("Asia/Tokyo"));
     expect(() => concat([df, tokyo])).toThrow();
+  });
+});
+
+describe("the zone in files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "gpudf-tz-"));
+  const df = zoned([utc("2024-03-31T00:30:00"), null, utc("2024-10-27T00:30:00")], "America/Sao_Paulo").withColumns(lit(2).alias("n"));
+
+  it("keeps it through Parquet (the footer's Arrow schema), eagerly and in a scan", async () => {
+    const path = join(dir, "z.parquet");
+    await df.writeParquet(path);
+    expect(parquetMetadata(path).schema.map((c) => c.dtype)).toEqual(["timestamp[ms, tz=America/Sao_Paulo]", "int32"]);
+    const back = await readParquet(path);
+    expect(back.dtypes).toEqual(df.dtypes);
+    expect(times(back)).toEqual(times(df));
+    const scanned = await scanParquet(path).select(col("t"), col("t").dt.hour().alias("h")).collect();
+    expect(scanned.dtypes).toEqual(["timestamp[ms, tz=America/Sao_Paulo]", "int8"]);
+    expect(scanned.getColumn("h").toArray()).toEqual([21, null, 21]);
+  });
+
+  it("keeps it through Arrow IPC", async () => {
+    const path = join(dir, "z.arrow");
+    await df.writeIPC(path);
+    const back = await readIPC(path);
+    expect(back.dtypes).toEqual(df.dtypes);
+    expect(times(back)).toEqual(times(df));
   });
 });

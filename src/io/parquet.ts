@@ -7,7 +7,8 @@
  */
 import { Field, Schema, Table, tableToIPC } from "apache-arrow";
 
-import { arrowTypeOf, dtypeOfId } from "../dtypes.js";
+import { arrowTypeOf } from "../dtypes.js";
+import { dtypeOfHandle } from "../zones.js";
 import { InvalidArgumentError, IoError } from "../errors.js";
 import { native, type ColumnHandle } from "../native/addon.js";
 
@@ -55,7 +56,7 @@ function resolveWriteOptions(options: WriteParquetOptions): { compression: (type
  * (continuation marker, length, flatbuffer), base64-encoded.
  */
 function arrowSchemaBase64(names: readonly string[], handles: readonly ColumnHandle[]): string {
-  const schema = new Schema(names.map((n, i) => new Field(n, arrowTypeOf(dtypeOfId(handles[i]!.typeId)), true)));
+  const schema = new Schema(names.map((n, i) => new Field(n, arrowTypeOf(dtypeOfHandle(handles[i] as ColumnHandle)), true)));
   const ipc = tableToIPC(new Table(schema), "stream");
   const length = new DataView(ipc.buffer, ipc.byteOffset, ipc.byteLength).getInt32(4, true);
   return Buffer.from(ipc.buffer, ipc.byteOffset, 8 + length).toString("base64");

@@ -10,10 +10,11 @@ import { RecordBatchReader } from "apache-arrow";
 import { ensureDevice } from "../device.js";
 import { concat } from "../concat.js";
 import { frameFromColumns, type DataFrame } from "../dataframe.js";
-import { dtypeFromArrow, dtypeOfId, typeIdOf, type DType } from "../dtypes.js";
+import { dtypeFromArrow, dtypeOfId, timeZoneOf, typeIdOf, withTimeZone, type DType } from "../dtypes.js";
+import { tagZone } from "../zones.js";
 import { InvalidArgumentError, ParquetError } from "../errors.js";
 import { Expr, lit, type ExprNode } from "../expr.js";
-import { native, type NativeParquetMetadata, type NativeParquetReadOptions } from "../native/addon.js";
+import { native, type ColumnHandle, type NativeParquetMetadata, type NativeParquetReadOptions } from "../native/addon.js";
 import { Series } from "../series.js";
 import { validateIPCFraming } from "./ipc_validate.js";
 import { columnsOf, mayMatch, type ColumnStats } from "./parquet_prune.js";
@@ -103,8 +104,32 @@ function resolveOptions(options: ReadParquetOptions): void {
   if (onProgress !== undefined && typeof onProgress !== "function") throw new InvalidArgumentError("onProgress must be a function");
 }
 
-/** The dtypes the footer's Arrow schema asks for, by column name (empty when there is none). */
+/** The dtype ids the footer's Arrow schema asks for, by column name (empty when there is none). */
 function arrowHints(base64: string): [string, number][] {
+  return arrowDTypes(base64).map(([n, d]) => [n, typeIdOf(d)]);
+}
+
+/** The zones of the footer's Arrow schema's zoned timestamps, by column name. */
+function arrowZones(base64: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [n, d] of arrowDTypes(base64)) {
+    const z = timeZoneOf(d);
+    if (z !== undefined) out.set(n, z);
+  }
+  return out;
+}
+
+/** A frame of a file's columns; timestamps named as zoned in its Arrow schema take the zone. */
+function zonedFrame(out: { names: string[]; columns: ColumnHandle[] }, zones: ReadonlyMap<string, string>): DataFrame {
+  out.columns.forEach((h, i) => {
+    const z = zones.get(out.names[i] as string);
+    if (z !== undefined) tagZone(h, z);
+  });
+  return frameFromColumns(out.names, out.columns);
+}
+
+/** The dtypes the footer's Arrow schema asks for, by column name (empty when there is none). */
+function arrowDTypes(base64: string): [string, DType][] {
   if (base64 === "") return [];
   try {
     const bytes = Buffer.from(base64, "base64");
@@ -113,10 +138,10 @@ function arrowHints(base64: string): [string, number][] {
     validateIPCFraming(bytes);
     const reader = RecordBatchReader.from(bytes);
     reader.open();
-    const out: [string, number][] = [];
+    const out: [string, DType][] = [];
     for (const f of reader.schema.fields) {
       try {
-        out.push([f.name, typeIdOf(dtypeFromArrow(f.type))]);
+        out.push([f.name, dtypeFromArrow(f.type)]);
       } catch {
         // A type gpudf has no dtype for: the Parquet types decide.
       }
@@ -141,6 +166,8 @@ interface FilePlan {
   source: string | Uint8Array;
   meta: NativeParquetMetadata;
   native: NativeParquetReadOptions;
+  /** Zoned timestamps of the footer's Arrow schema, by column name. */
+  zones: Map<string, string>;
   /** The row index's first value of each row group read, and its rows. */
   groups: { start: number; rows: number }[];
 }
@@ -219,6 +246,7 @@ function plan(source: ParquetSource, options: ReadParquetOptions): ReadPlan {
         nRows: options.filter === undefined && options.nRows !== undefined ? options.nRows : -1,
         dtypeHints: arrowHints(meta.arrowSchema),
       },
+      zones: arrowZones(meta.arrowSchema),
       groups: groups.map((g) => ({ start: starts[g] as number, rows: meta.rowGroups[g]!.numRows })),
     };
   });
@@ -286,7 +314,7 @@ export async function readParquet(source: ParquetSource, options: ReadParquetOpt
       const f = p.files[i]!;
       const nat = rowsLeft === undefined ? f.native : { ...f.native, nRows: rowsLeft };
       const out = await native.readParquet(f.source, nat, options.onProgress);
-      const df = frameFromColumns(out.names, out.columns);
+      const df = zonedFrame(out, f.zones);
       frames.push(finishFile(df, p, i, options));
       if (rowsLeft !== undefined) rowsLeft = Math.max(0, rowsLeft - df.height);
     }
@@ -314,7 +342,7 @@ export function readParquetSync(source: ParquetSource, options: ReadParquetOptio
       const f = p.files[i]!;
       const nat = rowsLeft === undefined ? f.native : { ...f.native, nRows: rowsLeft };
       const out = native.readParquetSync(f.source, nat);
-      const df = frameFromColumns(out.names, out.columns);
+      const df = zonedFrame(out, f.zones);
       frames.push(finishFile(df, p, i, options));
       if (rowsLeft !== undefined) rowsLeft = Math.max(0, rowsLeft - df.height);
     }
@@ -340,12 +368,13 @@ export function parquetMetadata(source: string | Uint8Array): ParquetMetadata {
   }
   const m = native.parquetMetadata(source);
   const hints = new Map(arrowHints(m.arrowSchema));
+  const zones = arrowZones(m.arrowSchema);
   return {
     numRows: m.numRows,
     createdBy: m.createdBy,
     schema: m.columns.map((c) => ({
       name: c.name,
-      dtype: c.nested ? null : dtypeOfId(hintedType(c.typeId, c.hintable, hints.get(c.name))),
+      dtype: c.nested ? null : zonedIfTimestamp(dtypeOfId(hintedType(c.typeId, c.hintable, hints.get(c.name))), zones.get(c.name)),
       nullable: c.nullable,
       parquetType: c.parquetType,
     })),
@@ -359,6 +388,11 @@ const WIDTH_8 = new Set<DType>([
   "int64", "uint64", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]",
   "duration[s]", "duration[ms]", "duration[us]", "duration[ns]",
 ]);
+
+/** A timestamp dtype with the zone the Arrow schema names for it (other dtypes unchanged). */
+function zonedIfTimestamp(d: DType, zone: string | undefined): DType {
+  return zone !== undefined && d.startsWith("timestamp[") ? withTimeZone(d, zone) : d;
+}
 
 /** The dtype a column reads as given the Arrow schema's wish: the rule of native apply_dtype_hint. */
 function hintedType(id: number, hintable: boolean, hint: number | undefined): number {
