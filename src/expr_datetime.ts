@@ -5,7 +5,7 @@
 import { parseInterval } from "./duration.js";
 import { InvalidArgumentError } from "./errors.js";
 import type { Expr, ExprNode } from "./expr.js";
-import type { Make } from "./expr_namespaces.js";
+import { Namespace, type Make } from "./expr_namespaces.js";
 import { AMBIGUOUS, NON_EXISTENT, checkZone } from "./expr_zones.js";
 
 /** Options of dt.replaceTimeZone. */
@@ -27,17 +27,10 @@ function calendarDays(text: string): number {
 }
 
 /** Date/time fields of an Expr over date32 or timestamp columns (UTC), and the parts of durations. */
-export class ExprDateTime {
-  readonly #node: ExprNode;
-  readonly #make: Make;
+export class ExprDateTime extends Namespace {
   /** @internal */
   constructor(node: ExprNode, make: Make) {
-    this.#node = node;
-    this.#make = make;
-  }
-
-  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
-    return this.#make({ op: `dt.${op}`, args: [this.#node], ...extra });
+    super("dt", node, make);
   }
 
   /**
@@ -45,9 +38,9 @@ export class ExprDateTime {
    * one, ISO 8601: "%Y-%m-%d" for dates, "%Y-%m-%d %H:%M:%S" plus the unit's fraction digits for
    * timestamps. @example col("ts").dt.toString("%d %b %Y, %H:%M")   // "05 Mar 2024, 14:30"
    */
-  toString(format?: string): Expr {
+  override toString(format?: string): Expr {
     if (format !== undefined && typeof format !== "string") throw new InvalidArgumentError("dt.toString expects a format string");
-    return this.#op("toString", format === undefined ? {} : { value: format });
+    return this.op("toString", format === undefined ? {} : { value: format });
   }
   /** `toString(format)`. @example col("d").dt.strftime("%Y/%m/%d") */
   strftime(format: string): Expr {
@@ -57,59 +50,59 @@ export class ExprDateTime {
 
   /** The year (int32). @example col("d").dt.year() */
   year(): Expr {
-    return this.#op("year");
+    return this.op("year");
   }
   /** The month 1..12 (int8). @example col("d").dt.month() */
   month(): Expr {
-    return this.#op("month");
+    return this.op("month");
   }
   /** The day of the month 1..31 (int8). @example col("d").dt.day() */
   day(): Expr {
-    return this.#op("day");
+    return this.op("day");
   }
   /** The hour 0..23 (int8; timestamps only). @example col("ts").dt.hour() */
   hour(): Expr {
-    return this.#op("hour");
+    return this.op("hour");
   }
   /** The minute 0..59 (int8; timestamps only). @example col("ts").dt.minute() */
   minute(): Expr {
-    return this.#op("minute");
+    return this.op("minute");
   }
   /** The second 0..59 (int8; timestamps only). @example col("ts").dt.second() */
   second(): Expr {
-    return this.#op("second");
+    return this.op("second");
   }
   /** ISO weekday: 1 = Monday .. 7 = Sunday (int8). @example col("d").dt.weekday() */
   weekday(): Expr {
-    return this.#op("weekday");
+    return this.op("weekday");
   }
   /** The quarter 1..4 (int8). @example col("d").dt.quarter() */
   quarter(): Expr {
-    return this.#op("quarter");
+    return this.op("quarter");
   }
   /** The ISO 8601 week 1..53 (int8; weeks start on Monday, week 1 holds the year's first Thursday). */
   week(): Expr {
-    return this.#op("week");
+    return this.op("week");
   }
   /** The ISO 8601 week-numbering year (int32): 2021-01-01 is in ISO year 2020. */
   isoYear(): Expr {
-    return this.#op("isoYear");
+    return this.op("isoYear");
   }
   /** The day of the year 1..366 (int16). @example col("d").dt.ordinalDay() */
   ordinalDay(): Expr {
-    return this.#op("ordinalDay");
+    return this.op("ordinalDay");
   }
   /** Milliseconds within the second 0..999 (int32; timestamps only). */
   millisecond(): Expr {
-    return this.#op("millisecond");
+    return this.op("millisecond");
   }
   /** Microseconds within the second 0..999999 (int32; timestamps only). */
   microsecond(): Expr {
-    return this.#op("microsecond");
+    return this.op("microsecond");
   }
   /** Nanoseconds within the second 0..999999999 (int32; timestamps only). */
   nanosecond(): Expr {
-    return this.#op("nanosecond");
+    return this.op("nanosecond");
   }
   /**
    * The count of `unit` since 1970-01-01 (int64, floored): "s", "ms", "us" (default, as Polars),
@@ -118,15 +111,15 @@ export class ExprDateTime {
   epoch(unit: "s" | "ms" | "us" | "ns" | "d" = "us"): Expr {
     const code = ["s", "ms", "us", "ns", "d"].indexOf(unit);
     if (code < 0) throw new InvalidArgumentError(`dt.epoch: unknown unit "${String(unit)}"`);
-    return this.#op("epoch", { params: [code] });
+    return this.op("epoch", { params: [code] });
   }
   /** The first day of the month, at the same time of day (same dtype). */
   monthStart(): Expr {
-    return this.#op("monthStart");
+    return this.op("monthStart");
   }
   /** The last day of the month, at the same time of day (same dtype). */
   monthEnd(): Expr {
-    return this.#op("monthEnd");
+    return this.op("monthEnd");
   }
   /**
    * The start of the interval `every` holding each value: calendar months ("1mo", "1q", "1y")
@@ -135,12 +128,12 @@ export class ExprDateTime {
    */
   truncate(every: string): Expr {
     const i = parseInterval(every, "dt.truncate");
-    return this.#op("truncate", { params: [i.months, i.seconds, i.nanos] });
+    return this.op("truncate", { params: [i.months, i.seconds, i.nanos] });
   }
   /** The nearer boundary of `every`'s intervals (halfway rounds up). @example col("ts").dt.round("1h") */
   round(every: string): Expr {
     const i = parseInterval(every, "dt.round");
-    return this.#op("round", { params: [i.months, i.seconds, i.nanos] });
+    return this.op("round", { params: [i.months, i.seconds, i.nanos] });
   }
   /**
    * Moves by a duration: calendar months first (the day clamped to the month's end: Jan 31 +
@@ -152,9 +145,9 @@ export class ExprDateTime {
     // On a zoned timestamp, months, weeks and days are calendar units of local time ("1d" is the
     // same local time the next day, 23 or 25 hours at a DST change), the rest fixed: split them.
     const days = calendarDays(by);
-    if (i.months === 0 && days === 0) return this.#op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
+    if (i.months === 0 && days === 0) return this.op("offsetBy", { params: [i.months, i.seconds, i.nanos] });
     const subDay = i.seconds - days * 86400;
-    const calendar = this.#make({ op: "dt.offsetBy", args: [this.#node], params: [i.months, days * 86400, 0], local: true });
+    const calendar = this.make({ op: "dt.offsetBy", args: [this.node], params: [i.months, days * 86400, 0], local: true });
     if (subDay === 0 && i.nanos === 0) return calendar;
     return calendar.dt.offsetBy(`${subDay < 0 || i.nanos < 0 ? "-" : ""}${Math.abs(subDay)}s${Math.abs(i.nanos)}ns`);
   }
@@ -168,7 +161,7 @@ export class ExprDateTime {
    * @example col("ts").dt.convertTimeZone("Asia/Tokyo")
    */
   convertTimeZone(timeZone: string): Expr {
-    return this.#op("convertTimeZone", { value: checkZone(timeZone, "dt.convertTimeZone") });
+    return this.op("convertTimeZone", { value: checkZone(timeZone, "dt.convertTimeZone") });
   }
   /**
    * The same local times in another zone (a different instant), or `null` for a plain
@@ -182,37 +175,37 @@ export class ExprDateTime {
     const nonExistent = NON_EXISTENT[options.nonExistent ?? "raise"];
     if (ambiguous === undefined) throw new InvalidArgumentError(`dt.replaceTimeZone: ambiguous must be one of ${Object.keys(AMBIGUOUS).join(", ")}`);
     if (nonExistent === undefined) throw new InvalidArgumentError(`dt.replaceTimeZone: nonExistent must be one of ${Object.keys(NON_EXISTENT).join(", ")}`);
-    return this.#op("replaceTimeZone", { value: zone, params: [ambiguous, nonExistent] });
+    return this.op("replaceTimeZone", { value: zone, params: [ambiguous, nonExistent] });
   }
 
   // ---- parts of a duration (int64, truncated toward zero, as Polars) ----
 
   /** Whole days of a duration (int64, toward zero: -1d -1h is -1). @example col("ts").sub(col("start")).dt.totalDays() */
   totalDays(): Expr {
-    return this.#op("totalDays");
+    return this.op("totalDays");
   }
   /** Whole hours of a duration (int64, toward zero). */
   totalHours(): Expr {
-    return this.#op("totalHours");
+    return this.op("totalHours");
   }
   /** Whole minutes of a duration (int64, toward zero). */
   totalMinutes(): Expr {
-    return this.#op("totalMinutes");
+    return this.op("totalMinutes");
   }
   /** Whole seconds of a duration (int64, toward zero). */
   totalSeconds(): Expr {
-    return this.#op("totalSeconds");
+    return this.op("totalSeconds");
   }
   /** Whole milliseconds of a duration (int64; null where a finer count would pass int64). */
   totalMilliseconds(): Expr {
-    return this.#op("totalMilliseconds");
+    return this.op("totalMilliseconds");
   }
   /** Whole microseconds of a duration (int64; null past int64). */
   totalMicroseconds(): Expr {
-    return this.#op("totalMicroseconds");
+    return this.op("totalMicroseconds");
   }
   /** Nanoseconds of a duration (int64; null past int64). */
   totalNanoseconds(): Expr {
-    return this.#op("totalNanoseconds");
+    return this.op("totalNanoseconds");
   }
 }

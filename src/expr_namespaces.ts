@@ -10,6 +10,26 @@ import type { Expr, ExprNode } from "./expr.js";
 /** Makes an Expr of a node (each namespace builds its nodes through it). */
 export type Make = (node: ExprNode) => Expr;
 
+/** What the `.str` and `.dt` namespaces share: the node they extend and the Expr maker. */
+export abstract class Namespace {
+  readonly #prefix: string;
+  /** @internal The node the namespace's functions take as their input. */
+  protected readonly node: ExprNode;
+  /** @internal */
+  protected readonly make: Make;
+  /** @internal */
+  protected constructor(prefix: string, node: ExprNode, make: Make) {
+    this.#prefix = prefix;
+    this.node = node;
+    this.make = make;
+  }
+
+  /** @internal The node `prefix.op` over this namespace's node, with `extra` fields. */
+  protected op(op: string, extra: Partial<ExprNode> = {}): Expr {
+    return this.make({ op: `${this.#prefix}.${op}`, args: [this.node], ...extra });
+  }
+}
+
 function width(value: unknown, fn: string): number {
   if (!Number.isInteger(value) || (value as number) < 0) {
     throw new InvalidArgumentError(`str.${fn}: the width must be an integer >= 0`);
@@ -66,26 +86,19 @@ function regexOptions(options: unknown, fn: string, allowed: string[]): { litera
 }
 
 /** String functions of an Expr (UTF-8; "characters" are Unicode code points). */
-export class ExprString {
-  readonly #node: ExprNode;
-  readonly #make: Make;
+export class ExprString extends Namespace {
   /** @internal */
   constructor(node: ExprNode, make: Make) {
-    this.#node = node;
-    this.#make = make;
-  }
-
-  #op(op: string, extra: Partial<ExprNode> = {}): Expr {
-    return this.#make({ op: `str.${op}`, args: [this.#node], ...extra });
+    super("str", node, make);
   }
 
   /** Length in characters (code points), as uint32. @example col("s").str.len() */
   len(): Expr {
-    return this.#op("len");
+    return this.op("len");
   }
   /** Length in UTF-8 bytes, as uint32. @example col("s").str.lenBytes() */
   lenBytes(): Expr {
-    return this.#op("lenBytes");
+    return this.op("lenBytes");
   }
   /**
    * True where the regular expression `pattern` matches somewhere in the string (as Polars;
@@ -100,7 +113,7 @@ export class ExprString {
    */
   contains(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
     const { literal, strict } = regexOptions(options, "contains", ["literal", "strict"]);
-    return this.#op("contains", { value: text(pattern, "contains"), params: [literal, strict] });
+    return this.op("contains", { value: text(pattern, "contains"), params: [literal, strict] });
   }
   /**
    * The number of non-overlapping matches of `pattern` (regex, or plain text with
@@ -108,7 +121,7 @@ export class ExprString {
    */
   countMatches(pattern: string, options: { literal?: boolean } = {}): Expr {
     const { literal } = regexOptions(options, "countMatches", ["literal"]);
-    return this.#op("countMatches", { value: text(pattern, "countMatches"), params: [literal] });
+    return this.op("countMatches", { value: text(pattern, "countMatches"), params: [literal] });
   }
   /**
    * The character (code point) index of the first match of `pattern`, as uint32; null where
@@ -116,7 +129,7 @@ export class ExprString {
    */
   find(pattern: string, options: { literal?: boolean; strict?: boolean } = {}): Expr {
     const { literal, strict } = regexOptions(options, "find", ["literal", "strict"]);
-    return this.#op("find", { value: text(pattern, "find"), params: [literal, strict] });
+    return this.op("find", { value: text(pattern, "find"), params: [literal, strict] });
   }
   /**
    * Capture group `groupIndex` (0: the whole match) of the first match of `pattern`; null
@@ -125,7 +138,7 @@ export class ExprString {
   extract(pattern: string, groupIndex = 1): Expr {
     if (!Number.isInteger(groupIndex) || groupIndex < 0)
       throw new InvalidArgumentError("str.extract: groupIndex must be an integer >= 0");
-    return this.#op("extract", { value: text(pattern, "extract"), params: [groupIndex] });
+    return this.op("extract", { value: text(pattern, "extract"), params: [groupIndex] });
   }
   /**
    * Every capture group of the first match of `pattern`, one column each, as Polars'
@@ -135,7 +148,7 @@ export class ExprString {
    * @example df.select(col("date").str.extractGroups("(?<y>\\d{4})-(?<m>\\d{2})"))
    */
   extractGroups(pattern: string): Expr {
-    return this.#op("extractGroups", { value: text(pattern, "extractGroups") });
+    return this.op("extractGroups", { value: text(pattern, "extractGroups") });
   }
   /**
    * The string with its first `n` (default 1) matches of `pattern` replaced by `value`, in
@@ -148,20 +161,20 @@ export class ExprString {
     const { literal } = regexOptions(options, "replace", ["literal", "n"]);
     const n = options.n ?? 1;
     if (!Number.isInteger(n) || n < -1) throw new InvalidArgumentError("str.replace: n must be an integer >= 0 (or -1: all)");
-    return this.#op("replace", { value: text(pattern, "replace"), list: [text(value, "replace")], params: [literal, n] });
+    return this.op("replace", { value: text(pattern, "replace"), list: [text(value, "replace")], params: [literal, n] });
   }
   /** Every match of `pattern` replaced (see replace). @example col("s").str.replaceAll("\\s+", " ") */
   replaceAll(pattern: string, value: string, options: { literal?: boolean } = {}): Expr {
     const { literal } = regexOptions(options, "replaceAll", ["literal"]);
-    return this.#op("replace", { value: text(pattern, "replaceAll"), list: [text(value, "replaceAll")], params: [literal, -1] });
+    return this.op("replace", { value: text(pattern, "replaceAll"), list: [text(value, "replaceAll")], params: [literal, -1] });
   }
   /** True where the string starts with `prefix`. @example col("s").str.startsWith("a") */
   startsWith(prefix: string): Expr {
-    return this.#op("startsWith", { value: text(prefix, "startsWith") });
+    return this.op("startsWith", { value: text(prefix, "startsWith") });
   }
   /** True where the string ends with `suffix`. @example col("s").str.endsWith("z") */
   endsWith(suffix: string): Expr {
-    return this.#op("endsWith", { value: text(suffix, "endsWith") });
+    return this.op("endsWith", { value: text(suffix, "endsWith") });
   }
   /**
    * SQL LIKE: true where the whole string matches `pattern`, in which `%` stands for any run
@@ -175,7 +188,7 @@ export class ExprString {
    * df.filter(col("code").str.like("A_1"));           // "AB1", "Aé1", not "A1" or "AB12"
    */
   like(likePattern: string): Expr {
-    return this.#op("like", { value: text(likePattern, "like") });
+    return this.op("like", { value: text(likePattern, "like") });
   }
   /**
    * Case-insensitive `like` (SQL ILIKE): the string and the pattern are both lowercased by the
@@ -183,21 +196,21 @@ export class ExprString {
    * @example df.filter(col("name").str.ilike("%smith%"));
    */
   ilike(likePattern: string): Expr {
-    return this.#op("ilike", { value: text(likePattern, "ilike") });
+    return this.op("ilike", { value: text(likePattern, "ilike") });
   }
   /**
    * Lower case by the full Unicode mappings, with the final-sigma rule ("ΣΑΣ" -> "σας").
    * @example col("s").str.toLowerCase()
    */
   toLowerCase(): Expr {
-    return this.#op("toLowerCase");
+    return this.op("toLowerCase");
   }
   /**
    * Upper case by the full Unicode mappings: a character may become several ("ß" -> "SS").
    * @example col("s").str.toUpperCase()   // "δέλτα" -> "ΔΈΛΤΑ"
    */
   toUpperCase(): Expr {
-    return this.#op("toUpperCase");
+    return this.op("toUpperCase");
   }
   /**
    * Title case: the first character of every word by its Unicode title mapping, the rest lower
@@ -206,7 +219,7 @@ export class ExprString {
    * @example col("name").str.toTitleCase()   // "jean-luc picard" -> "Jean-Luc Picard"
    */
   toTitleCase(): Expr {
-    return this.#op("toTitleCase");
+    return this.op("toTitleCase");
   }
   /**
    * Removes leading and trailing characters: whitespace (Unicode White_Space) by default, or any
@@ -215,23 +228,23 @@ export class ExprString {
    * @example col("s").str.strip("-_")      // "--a_" -> "a"
    */
   strip(characters?: string): Expr {
-    return this.#op("strip", characters === undefined ? {} : { value: text(characters, "strip") });
+    return this.op("strip", characters === undefined ? {} : { value: text(characters, "strip") });
   }
   /** `strip` at the start only. @example col("s").str.stripStart() */
   stripStart(characters?: string): Expr {
-    return this.#op("stripStart", characters === undefined ? {} : { value: text(characters, "stripStart") });
+    return this.op("stripStart", characters === undefined ? {} : { value: text(characters, "stripStart") });
   }
   /** `strip` at the end only. @example col("s").str.stripEnd(".") */
   stripEnd(characters?: string): Expr {
-    return this.#op("stripEnd", characters === undefined ? {} : { value: text(characters, "stripEnd") });
+    return this.op("stripEnd", characters === undefined ? {} : { value: text(characters, "stripEnd") });
   }
   /** Removes `prefix` once when the string starts with it. @example col("url").str.stripPrefix("https://") */
   stripPrefix(prefix: string): Expr {
-    return this.#op("stripPrefix", { value: text(prefix, "stripPrefix") });
+    return this.op("stripPrefix", { value: text(prefix, "stripPrefix") });
   }
   /** Removes `suffix` once when the string ends with it. @example col("f").str.stripSuffix(".csv") */
   stripSuffix(suffix: string): Expr {
-    return this.#op("stripSuffix", { value: text(suffix, "stripSuffix") });
+    return this.op("stripSuffix", { value: text(suffix, "stripSuffix") });
   }
   /**
    * An aggregation: the strings joined by `delimiter` in row order (per group inside
@@ -243,7 +256,7 @@ export class ExprString {
     const sep = text(delimiter, "join");
     const ignoreNulls = options.ignoreNulls ?? true;
     if (typeof ignoreNulls !== "boolean") throw new InvalidArgumentError("str.join: ignoreNulls must be a boolean");
-    return this.#make({ op: "agg", args: [this.#node], agg: { kind: "strJoin", ddof: 1, q: 0.5, sep, ignoreNulls } });
+    return this.make({ op: "agg", args: [this.node], agg: { kind: "strJoin", ddof: 1, q: 0.5, sep, ignoreNulls } });
   }
   /**
    * Splits each string at every occurrence of `by` (plain text, not empty) into exactly `n + 1`
@@ -275,37 +288,37 @@ export class ExprString {
     if (!Array.isArray(names) || names.length !== fields || names.some((x) => typeof x !== "string")) {
       throw new InvalidArgumentError(`str.${fn}: names must be ${fields} strings, one per column`);
     }
-    return this.#op(fn, { value: sep, params: [n, inclusive ? 1 : 0], list: [...names] });
+    return this.op(fn, { value: sep, params: [n, inclusive ? 1 : 0], list: [...names] });
   }
   /**
    * Pads at the start with `fill` (one character, default " ") to `length` characters; longer
    * strings are unchanged. @example col("id").str.padStart(5, "0")   // "42" -> "00042"
    */
   padStart(length: number, fill = " "): Expr {
-    return this.#op("padStart", { params: [width(length, "padStart")], value: text(fill, "padStart") });
+    return this.op("padStart", { params: [width(length, "padStart")], value: text(fill, "padStart") });
   }
   /** Pads at the end to `length` characters. @example col("s").str.padEnd(8, ".") */
   padEnd(length: number, fill = " "): Expr {
-    return this.#op("padEnd", { params: [width(length, "padEnd")], value: text(fill, "padEnd") });
+    return this.op("padEnd", { params: [width(length, "padEnd")], value: text(fill, "padEnd") });
   }
   /**
    * Pads with zeros at the start to `length` characters, after a leading sign, as Python and
    * Polars. @example col("n").str.zfill(4)   // "-7" -> "-007"
    */
   zfill(length: number): Expr {
-    return this.#op("zfill", { params: [width(length, "zfill")] });
+    return this.op("zfill", { params: [width(length, "zfill")] });
   }
   /** The first `n` characters; a negative `n` keeps all but the last -n. @example col("s").str.head(3) */
   head(n: number): Expr {
-    return this.#op("head", { params: [count(n, "head")] });
+    return this.op("head", { params: [count(n, "head")] });
   }
   /** The last `n` characters; a negative `n` keeps all but the first -n. @example col("s").str.tail(2) */
   tail(n: number): Expr {
-    return this.#op("tail", { params: [count(n, "tail")] });
+    return this.op("tail", { params: [count(n, "tail")] });
   }
   /** The characters (code points) in reverse order. @example col("s").str.reverse() */
   reverse(): Expr {
-    return this.#op("reverse");
+    return this.op("reverse");
   }
   /**
    * Parses text into `dtype` (date32 or a timestamp) by a chrono-style `format` ("%Y-%m-%d
@@ -316,7 +329,7 @@ export class ExprString {
    * @example col("s").str.strptime("timestamp[ms]", "%d/%m/%Y %H:%M")
    */
   strptime(dtype: DType, format?: string, options: StrptimeOptions = {}): Expr {
-    return this.#op("strptime", {
+    return this.op("strptime", {
       ...dtypeFields(dtype),
       params: [options.strict === false ? 0 : 1],
       ...(format === undefined ? {} : { value: text(format, "strptime") }),
@@ -345,6 +358,6 @@ export class ExprString {
     if (length !== undefined && (!Number.isInteger(length) || length < 0)) {
       throw new InvalidArgumentError("str.slice: length must be an integer >= 0");
     }
-    return this.#op("slice", { params: [start, length ?? -1] });
+    return this.op("slice", { params: [start, length ?? -1] });
   }
 }
