@@ -4,7 +4,7 @@
  */
 import * as arrow from "apache-arrow";
 
-import { DtypeError } from "./errors.js";
+import { DtypeError, InvalidArgumentError } from "./errors.js";
 
 /** Every dtype gpudf stores. */
 export const DTYPES = [
@@ -74,6 +74,18 @@ export function withTimeZone(dtype: DType, zone: string | undefined): DType {
   const base = baseDType(dtype);
   if (zone === undefined || !base.startsWith("timestamp[")) return base;
   return `${base.slice(0, -1)}, tz=${zone}]` as ZonedTimestamp;
+}
+
+/**
+ * The native type id of a reader's dtype option: the readers parse plain types, so a zoned
+ * timestamp is an InvalidArgumentError there (read it plain, then dt.replaceTimeZone).
+ */
+export function readerTypeId(value: unknown, reader: string): number {
+  const d = parseDType(value);
+  if (timeZoneOf(d) !== undefined) {
+    throw new InvalidArgumentError(`${reader}: dtype ${d} has a time zone; read the column as ${baseDType(d)}, then use dt.replaceTimeZone`);
+  }
+  return typeIdOf(d);
 }
 
 /** The native type id of a dtype (a zoned timestamp's is its unit's: the zone is not native). */

@@ -46,6 +46,50 @@ const fromLocal = (x: ExprNode, zone: string, ambiguous: number, nonExistent: nu
   op: "dt.fromLocal", args: [x], value: zone, params: [ambiguous, nonExistent],
 });
 
+const literal = (value: string | number): ExprNode => ({ op: "lit", args: [], value });
+const binary = (op: string, a: ExprNode, b: ExprNode): ExprNode => ({ op, args: [a, b] });
+const twoDigits = (n: ExprNode): ExprNode => ({ op: "str.zfill", args: [{ op: "cast", args: [n], dtype: UTF8 }], params: [2] });
+
+/**
+ * dt.toString of a zoned `x` by a format with `%z` / `%:z` (the row's UTC offset, "+0200" /
+ * "+02:00"): the format's other pieces format the local time, and the offset is the local time
+ * minus the instant. Undefined when the format has neither. `%Z` (an abbreviation) is refused.
+ */
+function formatZoned(x: ExprNode, zone: string, format: string): ExprNode | undefined {
+  const pieces: (string | { colon: boolean })[] = [];
+  let text = "";
+  for (let i = 0; i < format.length; i++) {
+    const rest = format.slice(i);
+    if (rest.startsWith("%%")) {
+      text += "%%";
+      i++;
+    } else if (rest.startsWith("%z") || rest.startsWith("%:z")) {
+      if (text !== "") pieces.push(text);
+      text = "";
+      pieces.push({ colon: rest.startsWith("%:z") });
+      i += rest.startsWith("%z") ? 1 : 2;
+    } else if (rest.startsWith("%Z")) {
+      throw new InvalidArgumentError("dt.toString: %Z (the zone's abbreviation) is not supported on a zoned timestamp; use %z for the offset");
+    } else {
+      text += format[i];
+    }
+  }
+  if (text !== "") pieces.push(text);
+  if (!pieces.some((p) => typeof p !== "string")) return undefined;
+  const local = toLocal(x, zone);
+  const secs: ExprNode = { op: "dt.totalSeconds", args: [binary("sub", local, x)] };
+  const abs: ExprNode = { op: "abs", args: [secs] };
+  const sign: ExprNode = { op: "when", args: [binary("lt", secs, literal(0)), literal("-"), literal("+")] };
+  const hours = twoDigits(binary("floorDiv", abs, literal(3600)));
+  const minutes = twoDigits(binary("floorDiv", binary("mod", abs, literal(3600)), literal(60)));
+  const args = pieces.map((p): ExprNode => {
+    if (typeof p === "string") return { op: "dt.toString", args: [local], value: p };
+    const offset = p.colon ? [sign, hours, literal(":"), minutes] : [sign, hours, minutes];
+    return { op: "concatStr", args: offset, value: "", params: [0] };
+  });
+  return args.length === 1 ? (args[0] as ExprNode) : { op: "concatStr", args, value: "", params: [0] };
+}
+
 function withoutZone(n: ExprNode): ExprNode {
   const { zone: _zone, ...rest } = n;
   return rest;
@@ -151,8 +195,9 @@ function rewriteOne(
       if (typeof n.value === "string" && /%:?z/.test(n.value)) return { node: n, zone: n.zone };
       return { node: fromLocal(withoutZone(n), n.zone, AMBIGUOUS.raise, NON_EXISTENT.raise), zone: n.zone };
   }
-  if (local && n.op === "dt.toString" && typeof n.value === "string" && /%:?z|%Z/.test(n.value)) {
-    throw new InvalidArgumentError("dt.toString: %z and %Z are not supported on a zoned timestamp; format the local time without them");
+  if (local && n.op === "dt.toString" && typeof n.value === "string") {
+    const zoned = formatZoned(x, z, n.value);
+    if (zoned !== undefined) return { node: zoned, zone: undefined };
   }
   if (local && FIELDS.has(n.op)) return { node: { ...n, args: [toLocal(x, z), ...n.args.slice(1)] }, zone: undefined };
   if (local && (ROUND_TRIPS.has(n.op) || (n.op === "dt.offsetBy" && n.local === true))) {

@@ -8,7 +8,7 @@ import type * as arrow from "apache-arrow";
 import { columnToArrowData } from "./arrow.js";
 import { columnFromValues, type ColumnValues } from "./columns.js";
 import { parseDType, type DType } from "./dtypes.js";
-import { displayValues, dtypeOfHandle, sameZone } from "./zones.js";
+import { displayValues, dtypeOfHandle, sameZone, tagDType } from "./zones.js";
 import { DisposedError, DtypeError, InvalidArgumentError } from "./errors.js";
 import { ensureDevice } from "./device.js";
 import { formatSeries } from "./format.js";
@@ -60,9 +60,11 @@ export class Series {
       this.#handle =
         dtype === undefined || parseDType(dtype) === values.dtype
           ? values.shareHandle()
-          : columnFromValues(values.toArray(), dtype);
+          : tagDType(columnFromValues(values.toArray(), dtype), parseDType(dtype));
     } else {
-      this.#handle = columnFromValues(values, dtype === undefined ? undefined : parseDType(dtype));
+      const d = dtype === undefined ? undefined : parseDType(dtype);
+      this.#handle = columnFromValues(values, d);
+      if (d !== undefined) tagDType(this.#handle, d);
     }
   }
 
@@ -74,7 +76,7 @@ export class Series {
   /** @internal A new handle sharing this column's buffers (the caller owns it). */
   shareHandle(): ColumnHandle {
     const h = this.#live();
-    return h.slice(0, h.length);
+    return sameZone(h, h.slice(0, h.length));
   }
 
   /** @internal Runs fn with the live native handle (not kept beyond the call). */
@@ -145,7 +147,7 @@ export class Series {
   slice(offset: number, length?: number): Series {
     const h = this.#live();
     const [start, end] = sliceBounds(h.length, offset, length);
-    return new Series(this.#name, new HandleBox(h.slice(start, end - start)));
+    return new Series(this.#name, new HandleBox(sameZone(h, h.slice(start, end - start))));
   }
 
   /**
@@ -161,7 +163,7 @@ export class Series {
     const m = mask.shareHandle();
     try {
       const [out] = native.filter([h], m);
-      return new Series(this.#name, new HandleBox(out as ColumnHandle));
+      return new Series(this.#name, new HandleBox(sameZone(h, out as ColumnHandle)));
     } finally {
       m.dispose();
     }
@@ -188,7 +190,7 @@ export class Series {
   sort(options?: SeriesSortOptions): Series {
     const h = this.#live();
     const [out] = sortColumns([h], [h], options) as [ColumnHandle];
-    return new Series(this.#name, new HandleBox(out));
+    return new Series(this.#name, new HandleBox(sameZone(h, out)));
   }
 
   /**

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Table, Timestamp, TimeUnit, makeData, makeVector } from "apache-arrow";
 
-import { col, concat, DataFrame, fromArrow, lit, parquetMetadata, readIPC, readParquet, scanParquet, Series, type DType } from "../src/index.js";
+import { col, concat, DataFrame, fromArrow, lit, parquetMetadata, readCSV, readIPC, readParquet, scanParquet, Series, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { uniform } from "./support/random.js";
 
@@ -77,6 +77,25 @@ describe("the zoned dtype", () => {
     expect(df.dtypes).toEqual(["timestamp[ms, tz=Asia/Tokyo]"]);
     expect(df.select(col("t").dt.hour()).getColumn("t").toArray()).toEqual([9]);
     expectCode(() => col("t").cast("timestamp[ms, tz=Mars/Base]" as DType), "ERR_TIME_ZONE");
+  });
+});
+
+describe("zoned Series", () => {
+  it("are built with a zoned dtype, keep it through Series methods, and print local time", () => {
+    const s = new Series("t", [new Date(utc("2024-03-31T00:30:00")), null, new Date(utc("2024-03-31T01:30:00"))], "timestamp[ms, tz=Europe/Berlin]");
+    expect(s.dtype).toBe("timestamp[ms, tz=Europe/Berlin]");
+    expect(s.dt.hour().toArray()).toEqual([1, null, 3]);
+    expect(s.sort().dtype).toBe("timestamp[ms, tz=Europe/Berlin]");
+    expect(s.shift(1).dtype).toBe("timestamp[ms, tz=Europe/Berlin]");
+    expect(s.dt.replaceTimeZone(null).dtype).toBe("timestamp[ms]");
+    expect(new Series("u", s).dtype).toBe("timestamp[ms, tz=Europe/Berlin]");
+    expect(s.toString()).toContain("2024-03-31 03:30:00+02:00");
+  });
+
+  it("are refused as a reader's dtype", async () => {
+    await expect(readCSV(Buffer.from("t\n2024-01-01 00:00\n"), { dtypes: { t: "timestamp[ms, tz=Europe/Berlin]" } })).rejects.toMatchObject({
+      code: "ERR_INVALID_ARGUMENT",
+    });
   });
 });
 
@@ -177,6 +196,21 @@ describe("local fields", () => {
     expect(out.getColumn("s").toArray()).toEqual(["2024-07-01 00:30"]);
     expect((out.getColumn("d").toArray()[0] as Date).toISOString()).toBe("2024-07-01T00:00:00.000Z");
     expect(out.getColumn("o").toArray()).toEqual([183]);
+  });
+
+  it("writes each row's offset for %z and %:z", () => {
+    const df = zoned([utc("2024-01-15T12:00:00"), utc("2024-07-15T12:00:00"), null], BERLIN);
+    const out = df.select(
+      col("t").dt.toString("%Y-%m-%dT%H:%M:%S%z").alias("a"),
+      col("t").dt.toString("%H:%M %:z (100%%)").alias("b"),
+      col("t").dt.convertTimeZone("America/St_Johns").dt.strftime("%:z").alias("c"),
+    );
+    expect(out.toRecords()).toEqual([
+      { a: "2024-01-15T13:00:00+0100", b: "13:00 +01:00 (100%)", c: "-03:30" },
+      { a: "2024-07-15T14:00:00+0200", b: "14:00 +02:00 (100%)", c: "-02:30" },
+      { a: null, b: null, c: null },
+    ]);
+    expectCode(() => df.select(col("t").dt.toString("%H %Z")), "ERR_INVALID_ARGUMENT");
   });
 
   it("leaves the epoch and differences on the instants", () => {

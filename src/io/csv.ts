@@ -2,7 +2,7 @@
  * CSV: the native, multi-threaded reader (readCSV parses off the JS thread) and the writer.
  * This module resolves every option to the fully specified form the native side takes.
  */
-import { parseDType, typeIdOf, type DType } from "../dtypes.js";
+import { readerTypeId, type DType } from "../dtypes.js";
 import { ensureDevice } from "../device.js";
 import type { DataFrame } from "../dataframe.js";
 import { frameFromColumns } from "../dataframe.js";
@@ -84,9 +84,9 @@ export function resolveCsvOptions(options: ReadCSVOptions = {}, fn = "readCSV"):
   const dtypesByName: [string, number][] = [];
   const dtypesByIndex: [number, number][] = [];
   if (Array.isArray(options.dtypes)) {
-    options.dtypes.forEach((d, i) => dtypesByIndex.push([i, typeIdOf(parseDType(d))]));
+    options.dtypes.forEach((d, i) => dtypesByIndex.push([i, readerTypeId(d, "readCSV")]));
   } else if (options.dtypes !== undefined) {
-    for (const [name, d] of Object.entries(options.dtypes)) dtypesByName.push([name, typeIdOf(parseDType(d))]);
+    for (const [name, d] of Object.entries(options.dtypes)) dtypesByName.push([name, readerTypeId(d, "readCSV")]);
   }
   const infer = count(options.inferSchemaLength, "inferSchemaLength", 100);
   return {

@@ -3,7 +3,7 @@
  * chunks) and the writer (native/io/json_reader.cpp, json_writer.cpp). This module resolves
  * every option to the fully specified form the native side takes.
  */
-import { parseDType, typeIdOf, type DType } from "../dtypes.js";
+import { readerTypeId, type DType } from "../dtypes.js";
 import { ensureDevice } from "../device.js";
 import type { DataFrame } from "../dataframe.js";
 import { frameFromColumns } from "../dataframe.js";
@@ -44,7 +44,7 @@ function dtypePairs(value: unknown, name: string): [string, number][] {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new InvalidArgumentError(`${name} must be an object of column name to dtype`);
   }
-  return Object.entries(value as Record<string, DType>).map(([k, d]) => [k, typeIdOf(parseDType(d))]);
+  return Object.entries(value as Record<string, DType>).map(([k, d]) => [k, readerTypeId(d, name)]);
 }
 
 function rowIndexOf(value: ReadJSONOptions["rowIndex"]): { name: string; offset: number } | null {

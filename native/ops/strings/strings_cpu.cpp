@@ -1,7 +1,6 @@
 // The string ops on the CPU: rows split over the thread pool; variable-length results sized in
 // one pass and written in a second (temporal_text.hpp, transform.hpp hold the per-row code).
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -66,26 +65,15 @@ ColumnPtr parse_typed(const ColumnView& v, TypeId to, const Format& f, int64_t& 
   const bool date = to == TypeId::Date32;
   int32_t* d32 = date ? reinterpret_cast<int32_t*>(out->data()->data()) : nullptr;
   int64_t* d64 = date ? nullptr : reinterpret_cast<int64_t*>(out->data()->data());
-  std::atomic<int64_t> bad{std::numeric_limits<int64_t>::max()};
-  const int64_t blocks = (n + 63) / 64;
-  cpu_pool().parallel_for(blocks, kGrain / 64, [&](int64_t b0, int64_t b1) {
-    int64_t local_bad = std::numeric_limits<int64_t>::max();
-    for (int64_t i = b0 * 64; i < std::min(n, b1 * 64); ++i) {
-      int64_t x = 0;
-      bool ok = false;
-      if (v.is_valid(i)) {
-        ok = parse_temporal(f, src + off[i], int64_t(off[i + 1] - off[i]), to, x);
-        if (!ok) local_bad = std::min(local_bad, i);
-      }
-      if (date) d32[i] = ok ? int32_t(x) : 0;
-      else d64[i] = ok ? x : 0;
-      if (ok) set_bit(bits, i);
-    }
-    int64_t cur = bad.load();
-    while (local_bad < cur && !bad.compare_exchange_weak(cur, local_bad)) {
-    }
+  first_bad = parallel_rows_first_bad(n, kGrain, [&](int64_t i) {
+    int64_t x = 0;
+    const bool valid = v.is_valid(i);
+    const bool ok = valid && parse_temporal(f, src + off[i], int64_t(off[i + 1] - off[i]), to, x);
+    if (date) d32[i] = ok ? int32_t(x) : 0;
+    else d64[i] = ok ? x : 0;
+    if (ok) set_bit(bits, i);
+    return valid && !ok;
   });
-  first_bad = bad.load() == std::numeric_limits<int64_t>::max() ? -1 : bad.load();
   return out;
 }
 

@@ -3,8 +3,6 @@
 #include "ops/timezone/timezone.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <limits>
 #include <string>
 
 #include "core/error.hpp"
@@ -28,23 +26,14 @@ ColumnPtr map_rows(const ColumnView& v, F value, int64_t& first_bad) {
   const int64_t* in = v.values<int64_t>();
   int64_t* dst = n ? reinterpret_cast<int64_t*>(out->data()->data()) : nullptr;
   uint8_t* bits = out->validity()->data();
-  std::atomic<int64_t> bad{std::numeric_limits<int64_t>::max()};
-  const int64_t blocks = (n + 63) / 64;
-  cpu_pool().parallel_for(blocks, kGrain / 64, [&](int64_t b0, int64_t b1) {
-    int64_t local_bad = std::numeric_limits<int64_t>::max();
-    for (int64_t i = b0 * 64; i < std::min(n, b1 * 64); ++i) {
-      int64_t x = 0;
-      LocalStatus s = LocalStatus::Null;
-      if (v.is_valid(i)) s = value(in[i], x);
-      if (s == LocalStatus::Ambiguous || s == LocalStatus::NonExistent) local_bad = std::min(local_bad, i);
-      dst[i] = s == LocalStatus::Ok ? x : 0;
-      if (s == LocalStatus::Ok) set_bit(bits, i);
-    }
-    int64_t cur = bad.load();
-    while (local_bad < cur && !bad.compare_exchange_weak(cur, local_bad)) {
-    }
+  first_bad = parallel_rows_first_bad(n, kGrain, [&](int64_t i) {
+    int64_t x = 0;
+    LocalStatus s = LocalStatus::Null;
+    if (v.is_valid(i)) s = value(in[i], x);
+    dst[i] = s == LocalStatus::Ok ? x : 0;
+    if (s == LocalStatus::Ok) set_bit(bits, i);
+    return s == LocalStatus::Ambiguous || s == LocalStatus::NonExistent;
   });
-  first_bad = bad.load() == std::numeric_limits<int64_t>::max() ? -1 : bad.load();
   return out;
 }
 
