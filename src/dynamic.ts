@@ -6,8 +6,9 @@
  * in `agg`. Rules: docs/semantics.md, "Dynamic and rolling groups".
  */
 import { DataFrame, frameFromColumns, framePartsOf } from "./dataframe.js";
+import { carryZones } from "./zones.js";
 import type { DType } from "./dtypes.js";
-import { dtypeOfId } from "./dtypes.js";
+import { baseDType, dtypeOfId } from "./dtypes.js";
 import { parseInterval } from "./duration.js";
 import { DtypeError, InvalidArgumentError } from "./errors.js";
 import { col, Expr } from "./expr.js";
@@ -108,7 +109,7 @@ interface Span {
 
 /** A duration in the index's units: "3i" for an integer index, Polars' duration strings otherwise. */
 function spanOf(text: unknown, what: string, fn: string, dtype: DType): Span {
-  const unit = UNIT_NS[dtype];
+  const unit = UNIT_NS[baseDType(dtype)];
   if (unit === undefined) {
     const m = typeof text === "string" ? /^(-?)(\d+)i$/.exec(text) : null;
     if (m === null) throw new InvalidArgumentError(`${fn}: \`${what}\` for an integer index is a count of index units such as "3i", got ${JSON.stringify(text)}`);
@@ -139,12 +140,12 @@ function keysOf(v: unknown, fn: string): GroupKey[] {
 }
 
 function indexDtype(dtype: DType, index: string, fn: string): void {
-  if (UNIT_NS[dtype] === undefined && !INTEGER_INDEX.includes(dtype)) {
+  if (UNIT_NS[baseDType(dtype)] === undefined && !INTEGER_INDEX.includes(dtype)) {
     throw new DtypeError(`${fn}: the index column "${index}" must be int32, int64, date32 or a timestamp, not ${dtype}`);
   }
 }
 
-const ticksPerDay = (dtype: DType): bigint => (UNIT_NS[dtype] === undefined ? 0n : 86_400_000_000_000n / (UNIT_NS[dtype] as bigint));
+const ticksPerDay = (dtype: DType): bigint => (UNIT_NS[baseDType(dtype)] === undefined ? 0n : 86_400_000_000_000n / (UNIT_NS[baseDType(dtype)] as bigint));
 
 /**
  * native's Align (dynamic.hpp) for `startBy`: 0 fixed truncation, 1 weeks from a Monday, 2 month
@@ -156,7 +157,7 @@ function alignOf(startBy: unknown, every: Span, dtype: DType, fn: string): { ali
   if (s === "datapoint") return { align: 3, weekday: 0 };
   const weekday = WEEKDAYS.indexOf(s as Weekday);
   if (weekday < 0) throw new InvalidArgumentError(`${fn}: \`startBy\` must be "window", "datapoint" or a weekday ("monday" ... "sunday"), got ${String(s)}`);
-  if (UNIT_NS[dtype] === undefined) throw new InvalidArgumentError(`${fn}: \`startBy: "${s}"\` needs a date or timestamp index, not ${dtype}`);
+  if (UNIT_NS[baseDType(dtype)] === undefined) throw new InvalidArgumentError(`${fn}: \`startBy: "${s}"\` needs a date or timestamp index, not ${dtype}`);
   // Window k starts k * every after the anchor: k months from a weekday late in a month clamp to
   // different days of the month, leaving gaps between windows.
   if (every.months > 0) throw new InvalidArgumentError(`${fn}: \`startBy: "${s}"\` takes \`every\` in fixed units such as "1w", not calendar months`);
@@ -300,6 +301,9 @@ export class WindowGroupBy {
     for (const e of flat) if (!(e instanceof Expr)) throw new InvalidArgumentError(`${this.#windowing.fn}().agg expects expressions`);
     const p = framePartsOf(this.#frame);
     const r = windowAggregate({ names: p.names, columns: p.handles, height: p.height }, this.#windowing, flat as Expr[]);
+    // The keys and the index keep their zones; the boundaries take the index's.
+    const index = p.handles[p.names.indexOf(this.#windowing.index)] as ColumnHandle;
+    carryZones({ names: p.names, columns: p.handles }, r, new Map([["_lower_boundary", index], ["_upper_boundary", index]]));
     return frameFromColumns(r.names, r.columns);
   }
 

@@ -324,6 +324,16 @@ describe("the zone through the verbs", () => {
     expect(g.getColumn("h").toArray()).toEqual([1]);
   });
 
+  it("keeps it through groupByDynamic, whose windows are laid out in UTC", () => {
+    const g = df.dropNulls().sort("t").groupByDynamic("t", { every: "1mo", includeBoundaries: true }).agg(col("k").sum());
+    expect(g.columns).toEqual(["_lower_boundary", "_upper_boundary", "t", "k"]);
+    expect(g.dtypes.slice(0, 3)).toEqual([ZONED, ZONED, ZONED]);
+    expect(times(g)).toEqual([utc("2024-01-01T00:00:00"), utc("2024-03-01T00:00:00"), utc("2024-06-01T00:00:00")]);
+    const lazy = df.lazy().dropNulls().sort("t").groupByDynamic("t", { every: "1mo" }).agg(col("k").sum()).collectSync();
+    expect(lazy.dtypes[0]).toBe(ZONED);
+    expect(times(lazy)).toEqual(times(g));
+  });
+
   it("refuses to concatenate different zones", () => {
     const tokyo = df.withColumns(col("t").dt.convertTimeZone("Asia/Tokyo"));
     expect(() => concat([df, tokyo])).toThrow();
