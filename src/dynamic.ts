@@ -6,7 +6,8 @@
  * in `agg`. Rules: docs/semantics.md, "Dynamic and rolling groups".
  */
 import { DataFrame, frameFromColumns, framePartsOf } from "./dataframe.js";
-import { carryZones } from "./zones.js";
+import { carryZones, dtypeOfHandle, instantsOf, localTimesOf, tagZone, zoneOfHandle } from "./zones.js";
+import { localizeZones } from "./expr_zones.js";
 import type { DType } from "./dtypes.js";
 import { baseDType, dtypeOfId } from "./dtypes.js";
 import { parseInterval } from "./duration.js";
@@ -226,24 +227,35 @@ export function leadingNames(w: Windowing): string[] {
 
 /** The windows' aggregates over `frame` (borrowed): keys, boundaries, index, then one column per expression. */
 export function windowAggregate(frame: FrameParts, w: Windowing, exprs: readonly Expr[]): FrameResult {
-  const plan = planAggregations(exprs);
+  // Zones are resolved over the whole expressions, before they are split into slots.
+  const schema = { names: frame.names, dtypes: frame.columns.map(dtypeOfHandle) };
+  const zoned = exprs.map((e) => ({ outputName: e.outputName, ...localizeZones(e.node, schema) }));
+  const plan = planAggregations(zoned);
   const names = [...leadingNames(w), ...plan.outputs.map((o) => o.name)];
   checkUniqueNames(names, "; use alias()");
   const n = frame.height;
-  const index = frame.columns[columnIndex(frame, w.index)] as ColumnHandle;
+  const given = frame.columns[columnIndex(frame, w.index)] as ColumnHandle;
   const temps: ColumnHandle[] = [];
   const keep = <T extends ColumnHandle | ColumnHandle[]>(h: T): T => {
     temps.push(...(Array.isArray(h) ? h : [h]));
     return h;
   };
+  // A zoned index: the windows are laid out in its local time, and their bounds turned back into
+  // instants of the zone; the index values themselves stay the given instants.
+  const zone = zoneOfHandle(given);
+  const local = zone !== undefined && zone !== "UTC";
+  const bound = (h: ColumnHandle): ColumnHandle => (local ? instantsOf(h, zone) : share(h));
   try {
+    const index = local ? keep(localTimesOf(given, zone)) : given;
     const keys = keep(w.keys.map((k) => evaluateOver(frame, typeof k === "string" ? col(k).node : k.node)));
     let perm: ColumnHandle | undefined, sortedIndex: ColumnHandle, segments: ColumnHandle | null = null;
     let sortedKeys: ColumnHandle[] = [];
+    let sortedGiven = given;
     if (keys.length > 0) {
       perm = keep(native.argSort(keys, keys.map(() => false), keys.map(() => true)));
       sortedKeys = keep(native.take(keys, perm, n));
       sortedIndex = keep(native.take([index], perm, n)[0] as ColumnHandle);
+      if (local) sortedGiven = keep(native.take([given], perm, n)[0] as ColumnHandle);
       const g = native.groupRows(sortedKeys, false, true);
       keep([g.groups, g.firstRows]);
       segments = g.groups;
@@ -259,12 +271,12 @@ export function windowAggregate(frame: FrameParts, w: Windowing, exprs: readonly
     return disposeOnError(out, () => {
       if (d) {
         out.push(...native.take(sortedKeys, d.firstRow, n));
-        if (w.includeBoundaries) out.push(share(d.lower), share(d.upper));
-        out.push(w.label === "left" ? share(d.lower) : w.label === "right" ? share(d.upper) : (native.take([sortedIndex], d.firstRow, n)[0] as ColumnHandle));
+        if (w.includeBoundaries) out.push(bound(d.lower), bound(d.upper));
+        out.push(w.label === "left" ? bound(d.lower) : w.label === "right" ? bound(d.upper) : (native.take([sortedGiven], d.firstRow, n)[0] as ColumnHandle));
       } else {
-        out.push(...sortedKeys.map(share), share(sortedIndex));
+        out.push(...sortedKeys.map(share), share(local ? sortedGiven : sortedIndex));
       }
-      out.push(...aggregateOutputs(frame, plan, r.windows, r.count, rows));
+      out.push(...aggregateOutputs(frame, plan, r.windows, r.count, rows).map((h, i) => tagZone(h, zoned[i]?.zone)));
       return { names, columns: out };
     });
   } finally {

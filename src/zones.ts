@@ -91,3 +91,18 @@ export function displayValues(h: ColumnHandle, start: number, count: number): un
     part.dispose();
   }
 }
+
+/** A new handle of `h`'s instants as local wall-clock times of `zone` (a plain timestamp). */
+export function localTimesOf(h: ColumnHandle, zone: string): ColumnHandle {
+  return native.evalExpr([{ op: "col", args: [], name: "v" }, { op: "dt.toLocal", args: [0], value: zone }], ["v"], [h], h.length);
+}
+
+/**
+ * A new handle of local wall-clock times of `zone` as its instants, tagged with the zone: a
+ * repeated local time takes the earlier instant, a skipped one the instant the gap ends (as
+ * truncate and the calendar offsets do).
+ */
+export function instantsOf(h: ColumnHandle, zone: string): ColumnHandle {
+  const nodes = [{ op: "col", args: [], name: "v" }, { op: "dt.fromLocal", args: [0], value: zone, params: [1, 2] }];
+  return tagZone(native.evalExpr(nodes, ["v"], [h], h.length), zone);
+}

@@ -324,14 +324,27 @@ describe("the zone through the verbs", () => {
     expect(g.getColumn("h").toArray()).toEqual([1]);
   });
 
-  it("keeps it through groupByDynamic, whose windows are laid out in UTC", () => {
-    const g = df.dropNulls().sort("t").groupByDynamic("t", { every: "1mo", includeBoundaries: true }).agg(col("k").sum());
-    expect(g.columns).toEqual(["_lower_boundary", "_upper_boundary", "t", "k"]);
-    expect(g.dtypes.slice(0, 3)).toEqual([ZONED, ZONED, ZONED]);
-    expect(times(g)).toEqual([utc("2024-01-01T00:00:00"), utc("2024-03-01T00:00:00"), utc("2024-06-01T00:00:00")]);
-    const lazy = df.lazy().dropNulls().sort("t").groupByDynamic("t", { every: "1mo" }).agg(col("k").sum()).collectSync();
-    expect(lazy.dtypes[0]).toBe(ZONED);
-    expect(times(lazy)).toEqual(times(g));
+  it("lays groupByDynamic windows out in local time and keeps the zone", () => {
+    // Berlin local times 2024-03-31 00:30 CET, 2024-03-31 23:30 CEST, 2024-04-01 00:30 CEST.
+    const t = zoned([utc("2024-03-30T23:30:00"), utc("2024-03-31T21:30:00"), utc("2024-03-31T22:30:00")], BERLIN).withColumns(lit(1).alias("n"));
+    const g = t.groupByDynamic("t", { every: "1d", includeBoundaries: true }).agg(col("n").sum(), col("t").max().dt.hour().alias("h"), col("t").min().alias("first"));
+    expect(g.columns).toEqual(["_lower_boundary", "_upper_boundary", "t", "n", "h", "first"]);
+    expect(g.dtypes).toEqual([ZONED, ZONED, ZONED, "int64", "int8", ZONED]);
+    // The local days start at 2024-03-31 00:00 CET (23:00Z the day before) and 2024-04-01 00:00 CEST (22:00Z).
+    expect(times(g, "_lower_boundary")).toEqual([utc("2024-03-30T23:00:00"), utc("2024-03-31T22:00:00")]);
+    expect(times(g, "_upper_boundary")).toEqual([utc("2024-03-31T22:00:00"), utc("2024-04-01T22:00:00")]);
+    expect(times(g)).toEqual(times(g, "_lower_boundary"));
+    expect(g.getColumn("n").toArray()).toEqual([2n, 1n]);
+    expect(g.getColumn("h").toArray()).toEqual([23, 0]);
+    expect(times(g, "first")).toEqual([utc("2024-03-30T23:30:00"), utc("2024-03-31T22:30:00")]);
+    const lazy = t.lazy().groupByDynamic("t", { every: "1d", includeBoundaries: true }).agg(col("n").sum(), col("t").max().dt.hour().alias("h"), col("t").min().alias("first")).collectSync();
+    expect(lazy.dtypes).toEqual(g.dtypes);
+    expect(lazy.toRecords()).toEqual(g.toRecords());
+    // rolling: the last day (local) before each point.
+    const r = t.rolling("t", { period: "1d" }).agg(col("n").sum().alias("s"));
+    expect(r.dtypes[0]).toBe(ZONED);
+    expect(times(r)).toEqual(times(t));
+    expect(r.getColumn("s").toArray()).toEqual([1n, 2n, 2n]);
   });
 
   it("refuses to concatenate different zones", () => {
