@@ -272,7 +272,7 @@ export function windowAggregate(frame: FrameParts, w: Windowing, exprs: readonly
       if (d) {
         out.push(...native.take(sortedKeys, d.firstRow, n));
         if (w.includeBoundaries) out.push(bound(d.lower), bound(d.upper));
-        out.push(w.label === "left" ? bound(d.lower) : w.label === "right" ? bound(d.upper) : (native.take([sortedGiven], d.firstRow, n)[0] as ColumnHandle));
+        out.push(w.label === "left" ? bound(d.lower) : w.label === "right" ? bound(d.upper) : (native.take([local ? sortedGiven : sortedIndex], d.firstRow, n)[0] as ColumnHandle));
       } else {
         out.push(...sortedKeys.map(share), share(local ? sortedGiven : sortedIndex));
       }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Table, Timestamp, TimeUnit, makeData, makeVector } from "apache-arrow";
 
-import { col, concat, DataFrame, fromArrow, lit, parquetMetadata, readCSV, readIPC, readParquet, scanParquet, Series, type DType } from "../src/index.js";
+import { col, concat, DataFrame, fromArrow, len, lit, parquetMetadata, readCSV, readIPC, readParquet, scanParquet, Series, type DType } from "../src/index.js";
 import { expectCode } from "./helpers.js";
 import { uniform } from "./support/random.js";
 
@@ -340,6 +340,15 @@ describe("the zone through the verbs", () => {
     const lazy = t.lazy().groupByDynamic("t", { every: "1d", includeBoundaries: true }).agg(col("n").sum(), col("t").max().dt.hour().alias("h"), col("t").min().alias("first")).collectSync();
     expect(lazy.dtypes).toEqual(g.dtypes);
     expect(lazy.toRecords()).toEqual(g.toRecords());
+    // With group keys (the rows reordered by key) and the datapoint label: the first instant of each window.
+    const keyed = t.withColumns(col("n").cumSum().mod(2).alias("g")).sort("g", { descending: true });
+    const gk = keyed.groupByDynamic("t", { every: "1d", groupBy: "g", label: "datapoint" }).agg(len());
+    expect(gk.dtypes[1]).toBe(ZONED);
+    expect(gk.toRecords().map((r) => [r["g"], (r["t"] as Date).getTime(), r["len"]])).toEqual([
+      [0, utc("2024-03-31T21:30:00"), 1n],
+      [1, utc("2024-03-30T23:30:00"), 1n],
+      [1, utc("2024-03-31T22:30:00"), 1n],
+    ]);
     // rolling: the last day (local) before each point.
     const r = t.rolling("t", { period: "1d" }).agg(col("n").sum().alias("s"));
     expect(r.dtypes[0]).toBe(ZONED);
