@@ -76,7 +76,7 @@ export function displayValues(h: ColumnHandle, start: number, count: number): un
   if (zone === undefined) return utc;
   const part = h.slice(start, count);
   try {
-    const local = native.evalExpr([{ op: "col", args: [], name: "v" }, { op: "dt.toLocal", args: [0], value: zone }], ["v"], [part], count);
+    const local = localTimesOf(part, zone);
     try {
       const wall = native.toValues(local, 0, count);
       return utc.map((u, i) => {
