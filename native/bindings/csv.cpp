@@ -49,7 +49,7 @@ char single_char(const Napi::Object& o, const char* key, bool allow_empty) {
   return s[0];
 }
 
-csv::CsvOptions parse_options(const Napi::Value& value) {
+csv::CsvOptions parse_csv_options(const Napi::Value& value) {
   GPUDF_EXPECTS(value.IsObject(), InvalidArgument, "CSV options must be an object");
   Napi::Object o = value.As<Napi::Object>();
   csv::CsvOptions opt;
@@ -112,7 +112,7 @@ class CsvWorker : public ProgressReadWorker<csv::CsvResult> {
 Napi::Value ReadCSV(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    auto* worker = new CsvWorker(env, info[0], parse_options(info[1]), active_device(env), info[2]);
+    auto* worker = new CsvWorker(env, info[0], parse_csv_options(info[1]), active_device(env), info[2]);
     Napi::Promise promise = worker->promise();
     worker->Queue();
     return promise;
@@ -124,7 +124,7 @@ Napi::Value ReadCSVSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
     Source source(info[0], false, "readCSV");
-    csv::CsvOptions options = parse_options(info[1]);
+    csv::CsvOptions options = parse_csv_options(info[1]);
     source.load();
     csv::CsvResult result = csv::read_csv(source.data, source.size, options, active_device(env), {}, source.release());
     return wrap_named_columns(env, result);
@@ -185,7 +185,7 @@ Napi::Value WriteCSVSync(const Napi::CallbackInfo& info) { return run_write<CsvW
 
 }  // namespace
 
-csv::CsvOptions csv_options_of(const Napi::Value& value) { return parse_options(value); }
+csv::CsvOptions csv_options_of(const Napi::Value& value) { return parse_csv_options(value); }
 
 void init_csv(Napi::Env env, Napi::Object exports) {
   exports.Set("writeCSV", Napi::Function::New(env, WriteCSV, "writeCSV"));

@@ -18,7 +18,7 @@
 namespace gpudf::js {
 namespace {
 
-json::JsonOptions parse_options(const Napi::Value& value) {
+json::JsonOptions parse_json_options(const Napi::Value& value) {
   GPUDF_EXPECTS(value.IsObject(), InvalidArgument, "JSON options must be an object");
   Napi::Object o = value.As<Napi::Object>();
   json::JsonOptions opt;
@@ -90,7 +90,7 @@ class JsonWorker : public ProgressReadWorker<json::JsonResult> {
 Napi::Value ReadJSON(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    json::JsonOptions options = parse_options(info[1]);
+    json::JsonOptions options = parse_json_options(info[1]);
     const char* fn = options.ndjson ? "readNDJSON" : "readJSON";
     auto* worker = new JsonWorker(env, info[0], std::move(options), active_device(env), fn);
     Napi::Promise promise = worker->promise();
@@ -103,7 +103,7 @@ Napi::Value ReadJSON(const Napi::CallbackInfo& info) {
 Napi::Value ReadJSONSync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
   return guarded(env, [&]() -> Napi::Value {
-    json::JsonOptions options = parse_options(info[1]);
+    json::JsonOptions options = parse_json_options(info[1]);
     Sources sources(info[0], false, options.ndjson ? "readNDJSONSync" : "readJSONSync");
     json::JsonResult result = json::read_json(sources.load(), options, active_device(env));
     return wrap_named_columns(env, result);

@@ -26,7 +26,7 @@ parquet::Codec codec_of(const std::string& name) {
   GPUDF_FAIL(InvalidArgument, "compression must be \"zstd\", \"snappy\" or \"none\", got \"" + name + "\"");
 }
 
-parquet::ParquetWriteOptions parse_options(const Napi::Value& value) {
+parquet::ParquetWriteOptions parse_write_options(const Napi::Value& value) {
   GPUDF_EXPECTS(value.IsObject(), InvalidArgument, "Parquet options must be an object");
   Napi::Object o = value.As<Napi::Object>();
   parquet::ParquetWriteOptions opt;
@@ -94,7 +94,7 @@ Napi::Value WriteParquet(const Napi::CallbackInfo& info) {
     std::vector<std::string> names;
     for (uint32_t i = 0; i < names_js.Length(); ++i) names.push_back(names_js.Get(i).ToString().Utf8Value());
     std::vector<ColumnPtr> columns = arg_columns(info, 1, "columns");
-    parquet::ParquetWriteOptions options = parse_options(info[2]);
+    parquet::ParquetWriteOptions options = parse_write_options(info[2]);
     std::string path = arg_string(info, 3, "path");
     auto* worker = new ParquetWorker(env, std::move(names), std::move(columns), std::move(options), std::move(path));
     Napi::Promise promise = worker->promise();

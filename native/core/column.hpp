@@ -52,6 +52,16 @@ inline bool on_cuda(const ColumnView& v) {
 #endif
 }
 
+/// The same test for a device.
+inline bool on_cuda(const Device& d) {
+#ifdef GPUDF_WITH_CUDA
+  return d.kind() == DeviceKind::Cuda;
+#else
+  (void)d;
+  return false;
+#endif
+}
+
 class Column {
  public:
   /// Takes shared ownership of the buffers, all on `device`. `null_count` may be

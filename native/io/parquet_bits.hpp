@@ -1,5 +1,6 @@
 // Bit-level decoding shared by Parquet's encodings: little-endian bit unpacking, ULEB128 and
-// zigzag varints, and the RLE / bit-packed hybrid (levels, dictionary indices, RLE booleans).
+// zigzag varints, and the RLE / bit-packed hybrid (levels, dictionary indices, RLE booleans);
+// and the ULEB128 writer the page and dictionary encoders share.
 // Every read is checked against the bytes given; running short is ERR_PARQUET.
 #pragma once
 
@@ -13,6 +14,15 @@
 #include "core/error.hpp"
 
 namespace gpudf::parquet {
+
+/// Appends `v` as a ULEB128 varint (RLE run headers, page headers).
+inline void put_varint(std::string& out, uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(char(uint8_t(v) | 0x80));
+    v >>= 7;
+  }
+  out.push_back(char(v));
+}
 
 /// A bounded cursor over page bytes.
 struct ByteReader {

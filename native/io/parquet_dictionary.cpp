@@ -9,6 +9,7 @@
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
 #include "core/host_vector.hpp"
+#include "io/parquet_bits.hpp"
 #include "io/parquet_stats.hpp"
 #include "ops/hash/row_hash.hpp"
 
@@ -25,14 +26,6 @@ std::string_view string_at(const ColumnView& v, int64_t row) {
   int64_t len;
   const uint8_t* p = string_bytes(v, row, &len);
   return {reinterpret_cast<const char*>(p), size_t(len)};
-}
-
-void put_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(char(uint8_t(v) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(char(v));
 }
 
 /// Values packed LSB first at `w` bits each; n a multiple of 8 (the caller pads).

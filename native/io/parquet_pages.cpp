@@ -8,6 +8,7 @@
 #include "core/bitmask.hpp"
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "io/parquet_bits.hpp"
 #include "io/parquet_stats.hpp"
 #include "io/snappy.hpp"
 #include "io/zstd_codec.hpp"
@@ -25,14 +26,6 @@ inline T load(const char* p) {
   T v;
   std::memcpy(&v, p, sizeof(T));
   return v;
-}
-
-void put_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(char(uint8_t(v) | 0x80));
-    v >>= 7;
-  }
-  out.push_back(char(v));
 }
 
 /// PLAIN values of fixed-width types, plus min/max in the dtype's own order (unsigned for

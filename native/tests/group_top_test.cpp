@@ -18,9 +18,6 @@ using namespace gpudf::testing;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
-
 /// Ascending three-way comparison of two non-null rows of a host column under the sort's rules
 /// (NaN above +inf and equal to NaN, -0.0 equal to 0.0, strings byte-wise), written apart from
 /// the order keys the op uses.
@@ -136,7 +133,7 @@ TEST(group_top, exact_float_rows) {
   EXPECT_EQ(read_values<int64_t>(group_top_rows(ids->view(), 3, by->view(), 3, true)), (R{2, 0, 3, 4, 1, 7}));
   EXPECT_EQ(read_values<int64_t>(group_top_rows(ids->view(), 3, by->view(), 3, false)), (R{3, 5, 0, 4, 1, 7}));
   EXPECT_EQ(read_values<int64_t>(group_top_rows(ids->view(), 3, by->view(), 9, false)), (R{3, 5, 0, 2, 6, 4, 1, 7}));
-  EXPECT_EQ(read_values<int64_t>(detail::group_top_rows_sorted(ids->view(), 3, by->view(), 3, true)), (R{2, 0, 3, 4, 1, 7}));
+  EXPECT_EQ(read_values<int64_t>(gpudf::detail::group_top_rows_sorted(ids->view(), 3, by->view(), 3, true)), (R{2, 0, 3, 4, 1, 7}));
   EXPECT_EQ(group_top_rows(ids->view(), 3, by->view(), 0, true)->size(), int64_t(0));
   EXPECT_EQ(group_top_rows(ids->view(), 0, by->view(), 2, true)->size(), int64_t(0));
   // Keys that equal a null's order key: NaN ascending (float64), INT64_MIN descending.
@@ -164,9 +161,9 @@ TEST(group_top, every_dtype_against_a_stable_sort) {
                          " n=" + std::to_string(n) + " largest=" + std::to_string(largest));
             const auto want = reference(ids_host, count, by, n, largest);
             EXPECT_EQ(read_values<int64_t>(group_top_rows(ids->view(), count, by->view(), n, largest)), want);
-            EXPECT_EQ(read_values<int64_t>(detail::group_top_rows_sorted(ids->view(), count, by->view(), n, largest)), want);
-            if (!on_cuda(ids->view()) && detail::top_candidates_fit(by->view(), rows, count, n, detail::kTopCandidateBytes))
-              EXPECT_EQ(read_values<int64_t>(detail::group_top_rows_cpu(ids->view(), count, by->view(), n, largest)), want);
+            EXPECT_EQ(read_values<int64_t>(gpudf::detail::group_top_rows_sorted(ids->view(), count, by->view(), n, largest)), want);
+            if (!on_cuda(ids->view()) && gpudf::detail::top_candidates_fit(by->view(), rows, count, n, gpudf::detail::kTopCandidateBytes))
+              EXPECT_EQ(read_values<int64_t>(gpudf::detail::group_top_rows_cpu(ids->view(), count, by->view(), n, largest)), want);
           }
       }
 }
@@ -185,7 +182,7 @@ TEST(group_top, several_ranges_few_and_many_groups) {
           const auto want = reference(ids_host, count, by, n, largest);
           EXPECT_EQ(read_values<int64_t>(group_top_rows(ids->view(), count, by->view(), n, largest)), want);
           if (!on_cuda(ids->view()) && type != TypeId::Utf8)
-            EXPECT_EQ(read_values<int64_t>(detail::group_top_rows_cpu(ids->view(), count, by->view(), n, largest)), want);
+            EXPECT_EQ(read_values<int64_t>(gpudf::detail::group_top_rows_cpu(ids->view(), count, by->view(), n, largest)), want);
         }
     }
 }
@@ -193,11 +190,11 @@ TEST(group_top, several_ranges_few_and_many_groups) {
 TEST(group_top, path_choice) {
   ColumnPtr f = host_column<double>(TypeId::Float64, {1, 2, 3});
   ColumnPtr s = host_strings(TypeId::Utf8, {"a", "b", "c"});
-  EXPECT_TRUE(detail::top_candidates_fit(f->view(), 3, 3, 2, detail::kTopCandidateBytes));
-  EXPECT_FALSE(detail::top_candidates_fit(f->view(), 3, 3, 2, 16));  // over the budget: sorted
-  EXPECT_FALSE(detail::top_candidates_fit(f->view(), 3, 3, detail::kMaxTopCandidates + 1, detail::kTopCandidateBytes));
-  EXPECT_FALSE(detail::top_candidates_fit(f->view(), 3, 3, 0, detail::kTopCandidateBytes));
-  EXPECT_FALSE(detail::top_candidates_fit(s->view(), 3, 3, 2, detail::kTopCandidateBytes));
+  EXPECT_TRUE(gpudf::detail::top_candidates_fit(f->view(), 3, 3, 2, gpudf::detail::kTopCandidateBytes));
+  EXPECT_FALSE(gpudf::detail::top_candidates_fit(f->view(), 3, 3, 2, 16));  // over the budget: sorted
+  EXPECT_FALSE(gpudf::detail::top_candidates_fit(f->view(), 3, 3, gpudf::detail::kMaxTopCandidates + 1, gpudf::detail::kTopCandidateBytes));
+  EXPECT_FALSE(gpudf::detail::top_candidates_fit(f->view(), 3, 3, 0, gpudf::detail::kTopCandidateBytes));
+  EXPECT_FALSE(gpudf::detail::top_candidates_fit(s->view(), 3, 3, 2, gpudf::detail::kTopCandidateBytes));
 }
 
 TEST(group_top, argument_errors) {

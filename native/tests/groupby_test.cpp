@@ -22,8 +22,6 @@ using namespace gpudf::testing;
 
 namespace {
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-
 /// The canonical text of row i of a host column under the key rules (null, NaN, -0.0 == 0.0).
 std::string key_text(const ColumnView& v, int64_t i) {
   if (!v.is_valid(i)) return "N;";
@@ -202,7 +200,7 @@ TEST(groupby, row_hashes_equal_row_hash) {
   }
   for (int32_t keys = 1; keys <= int32_t(views.size()); ++keys) {
     std::vector<uint64_t> got(size_t(n - 5));
-    detail::group_table::row_hashes(views.data(), keys, 5, n - 5, got.data());
+    gpudf::detail::group_table::row_hashes(views.data(), keys, 5, n - 5, got.data());
     for (int64_t i = 5; i < n; ++i)
       if (got[size_t(i - 5)] != row_hash(views.data(), keys, i))
         return ADD_FAILURE("row " + std::to_string(i) + " over " + std::to_string(keys) + " keys");

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -18,6 +19,9 @@
 #include "tests/testing.hpp"
 
 namespace gpudf::testing {
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// splitmix64: deterministic, seedable.
 struct Rng {

@@ -20,8 +20,6 @@ using namespace gpudf::testing;
 namespace {
 
 using K = ReduceKind;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
 
 ColumnPtr run(const ColumnPtr& c, K kind, ReduceOptions o = {}) {
   ColumnPtr r = reduce(c->view(), kind, o);

@@ -102,9 +102,6 @@ std::vector<T> random_values(int64_t n, uint64_t seed, const std::vector<T>& spe
   return out;
 }
 
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
-
 }  // namespace
 
 TEST(sort, every_fixed_width_dtype_both_directions_nulls_first_and_last) {

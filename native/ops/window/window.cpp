@@ -18,7 +18,6 @@
 namespace gpudf::window {
 namespace {
 
-[[maybe_unused]] bool on_cuda(const Device& d) { return d.kind() == DeviceKind::Cuda; }
 
 const int32_t* segment_ids(const ColumnPtr& segments, const ColumnPtr& values) {
   if (!segments) return nullptr;

@@ -67,7 +67,7 @@ bool is_numeric_or_temporal(TypeId t) {
   return (t >= TypeId::Int8 && t <= TypeId::Float64) || expr::is_temporal_type(t) || is_duration(t);
 }
 
-int64_t param(const NodeSpec& s, size_t k, int64_t otherwise = 0) { return k < s.params.size() ? s.params[k] : otherwise; }
+int64_t param_or(const NodeSpec& s, size_t k, int64_t otherwise = 0) { return k < s.params.size() ? s.params[k] : otherwise; }
 
 /// Rows shifted down by n within their segment (null where no such row).
 ColumnPtr shifted(const ColumnPtr& values, int64_t n, const ColumnPtr& segments, Device& device, ColumnPtr* rows_out = nullptr) {
@@ -102,7 +102,7 @@ ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operand
   const ColumnPtr& a = operands[0];
   const TypeId t = a->type();
   const std::string& o = s.op;
-  const bool reverse = param(s, 0) != 0;
+  const bool reverse = param_or(s, 0) != 0;
   auto numeric = [&]() {
     GPUDF_EXPECTS(is_numeric_or_temporal(t), Dtype, "'" + o + "' is not supported for dtype " + std::string(type_name(t)));
   };
@@ -119,7 +119,7 @@ ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operand
   }
   if (o == "shift") {
     ColumnPtr rows;
-    ColumnPtr out = shifted(a, param(s, 0, 1), segments, device, &rows);
+    ColumnPtr out = shifted(a, param_or(s, 0, 1), segments, device, &rows);
     if (operands.size() < 2) return out;
     Tiny e;
     const int32_t v = e.col(out), r = e.col(rows);
@@ -129,7 +129,7 @@ ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operand
   if (o == "diff") {
     ColumnPtr x = cast_to(a, diff_type(t), device);
     Tiny e;
-    e.op("sub", {e.col(x), e.col(shifted(x, param(s, 0, 1), segments, device))});
+    e.op("sub", {e.col(x), e.col(shifted(x, param_or(s, 0, 1), segments, device))});
     return e.run(device);
   }
   if (o == "pctChange") {
@@ -137,18 +137,18 @@ ColumnPtr evaluate_node(const NodeSpec& s, const std::vector<ColumnPtr>& operand
                   "'pctChange' is not supported for dtype " + std::string(type_name(t)));
     const TypeId ft = t == TypeId::Float32 ? TypeId::Float32 : TypeId::Float64;
     ColumnPtr f = cast_to(forward_filled(a, segments, device), ft, device);
-    ColumnPtr before = shifted(f, param(s, 0, 1), segments, device);
+    ColumnPtr before = shifted(f, param_or(s, 0, 1), segments, device);
     Tiny e;
     const int32_t x = e.col(f), y = e.col(before);
     e.op("div", {e.op("sub", {x, y}), y});
     return e.run(device);
   }
   if (o == "rank") {
-    const int64_t m = param(s, 0);
+    const int64_t m = param_or(s, 0);
     GPUDF_EXPECTS(m >= 0 && m <= 4, InvalidArgument, "unknown rank method");
     GPUDF_EXPECTS(is_numeric_or_temporal(t) || is_string(t) || t == TypeId::Bool, Dtype,
                   "'rank' is not supported for dtype " + std::string(type_name(t)));
-    return rank(a, RankMethod(m), param(s, 1) != 0, segments);
+    return rank(a, RankMethod(m), param_or(s, 1) != 0, segments);
   }
   if (is_rolling_op(o)) return evaluate_rolling(s, operands, segments, device);
   if (o == "isFirstDistinct") return distinct_flags(a, DistinctFlag::First, segments);
