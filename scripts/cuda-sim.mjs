@@ -14,9 +14,11 @@
 //
 //   node scripts/cuda-sim.mjs [--sanitize | --tsan] [--skip-build] [--no-vitest] [--schedule S]... [FILTER...]
 //
-// --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined at -O1 and run the native
-// tests only, under the forward schedule unless --schedule says otherwise, leaving out the few
-// tests in SANITIZE_SKIP (the slowest under the sanitizers; the unsanitized runs keep them).
+// --sanitize: build in build-sim-asan/ with -fsanitize=address,undefined at -O1 (the addon too:
+// scripts/sanitize.mjs runs the CPU backend's checks on the same build; see
+// scripts/sanitized-build.mjs) and run the native tests only, under the forward schedule unless
+// --schedule says otherwise, leaving out the few tests in SANITIZE_SKIP (the slowest under the
+// sanitizers; the unsanitized runs keep them).
 // --tsan: the same with -fsanitize=thread in build-sim-tsan/: every simulated CUDA thread is a
 // ThreadSanitizer thread (native/cuda_sim/tsan.hpp), so a missing barrier or a non-atomic
 // update shared by CUDA threads is a report, and any report fails the run.
@@ -31,6 +33,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SANITIZED_DIR, buildSanitized } from './sanitized-build.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -99,7 +102,7 @@ if (!cccl.some((d) => existsSync(join(d, 'thrust', 'version.h')))) {
   process.exit(0);
 }
 
-const buildDir = join(root, tsan ? 'build-sim-tsan' : sanitize ? 'build-sim-asan' : 'build-sim');
+const buildDir = join(root, tsan ? 'build-sim-tsan' : sanitize ? SANITIZED_DIR : 'build-sim');
 const jobs = process.env.GPUDF_CUDA_SIM_JOBS || '2';
 const seconds = (t0) => ((Date.now() - t0) / 1000).toFixed(1);
 
@@ -119,13 +122,16 @@ function run(cmd, argv, opts = {}) {
 const addon = join(buildDir, 'Release', 'gpudf.node');
 if (!skipBuild) {
   const t0 = Date.now();
-  if (sanitize) {
-    // -O1: the instrumented build compiles in about half of -O3's time (321 s in the last CI run) and the
-    // sanitizers' own overhead dominates the run either way.
+  if (tsan) {
+    // The native tests alone, at -O1: the instrumented build compiles in about half of -O3's time
+    // and the sanitizer's own overhead dominates the run either way.
     const configure = ['-S', '.', '-B', buildDir, '-DGPUDF_CUDA_SIM=ON', '-DCMAKE_BUILD_TYPE=Release',
-      '-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG', `-DGPUDF_CUDA_SIM_SANITIZE=${tsan ? 'thread' : 'address,undefined'}`];
+      '-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG', '-DGPUDF_CUDA_SIM_SANITIZE=thread'];
     if (run('cmake', configure) !== 0) process.exit(1);
     if (run('cmake', ['--build', buildDir, `-j${jobs}`, '--target', 'gpudf_native_tests']) !== 0) process.exit(1);
+  } else if (sanitize) {
+    // The addon too: scripts/sanitize.mjs runs the CPU backend's checks on this same build.
+    if (!buildSanitized(root, jobs).ok) process.exit(1);
   } else {
     // Through cmake-js, so the addon is built too (the vitest suite and device-compare load it).
     const cmakeJs = join(root, 'node_modules', 'cmake-js', 'bin', 'cmake-js');
