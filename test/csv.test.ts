@@ -99,6 +99,21 @@ describe("readCSV: parsing", () => {
     expect(byPos.getColumn("b").toArray()).toEqual(["2", "4"]);
   });
 
+  it("timestamps at the ends of int64 round-trip; text beyond a unit's range is refused or stays text", () => {
+    // The first and last second of timestamp[s], as writeCSV writes them.
+    const ends = "t\n-292277022657-01-27T08:29:52\n292277026596-12-04T15:30:07\n";
+    const s = readCSVSync(buf(ends), { dtypes: { t: "timestamp[s]" } });
+    expect(rawValues(s.getColumn("t").toArrow())).toEqual([-(2n ** 63n), 2n ** 63n - 1n]);
+    expect(readCSVSync(buf(s.writeCSVSync())).getColumn("t").toArray()).toEqual(ends.trim().split("\n").slice(1));
+    // One second further is outside int64 in any unit; inference keeps such text as text.
+    expect(() => readCSVSync(buf("t\n292277026596-12-04T15:30:08\n"), { dtypes: { t: "timestamp[s]" } })).toThrow(expect.objectContaining({ code: "ERR_CSV_PARSE" }));
+    expect(readCSVSync(buf(ends)).dtypes).toEqual(["utf8"]);
+    // The earliest nanosecond parses; 2262-04-12 is past the last one.
+    const ns = readCSVSync(buf("t\n1677-09-21T00:12:43.145224192\n"), { dtypes: { t: "timestamp[ns]" } });
+    expect(rawValues(ns.getColumn("t").toArrow())).toEqual([-(2n ** 63n)]);
+    expect(() => readCSVSync(buf("t\n2262-04-12T00:00:00\n"), { dtypes: { t: "timestamp[ns]" } })).toThrow(expect.objectContaining({ code: "ERR_CSV_PARSE" }));
+  });
+
   it("nullValues, trueValues, falseValues", () => {
     const df = readCSVSync(buf('a,b\nNA,yes\n1,no\n"NA",yes\n'), {
       nullValues: ["NA"],

@@ -106,7 +106,22 @@ struct Instant {
   int64_t nanos = 0;
 };
 
-/// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction of up to 9 digits]][Z] (UTC).
+/// whole * per + part in int64 (part in [0, per)), false when outside it. Before 1970 one `per`
+/// moves from whole to part first, so the earliest value of int64 is reached without the
+/// product overflowing on the way.
+inline bool scaled_sum(int64_t whole, int64_t per, int64_t part, int64_t& out) {
+  if (whole < 0 && part > 0) {
+    whole += 1;
+    part -= per;
+  }
+  int64_t v;
+  if (__builtin_mul_overflow(whole, per, &v) || __builtin_add_overflow(v, part, &v)) return false;
+  out = v;
+  return true;
+}
+
+/// YYYY-MM-DD[T| ]HH:MM[:SS[.fraction of up to 9 digits]][Z] (UTC); false where the seconds
+/// fall outside int64.
 inline bool parse_timestamp(std::string_view s, Instant& out) {
   int64_t days;
   size_t at;
@@ -135,27 +150,26 @@ inline bool parse_timestamp(std::string_view s, Instant& out) {
   }
   if (i < s.size() && s[i] == 'Z') ++i;
   if (i != s.size()) return false;
-  out.seconds = days * 86400 + hh * 3600 + mm * 60 + ss;
+  if (!scaled_sum(days, 86400, hh * 3600 + mm * 60 + ss, out.seconds)) return false;
   out.nanos = nanos;
   return true;
 }
 
-/// An instant in a timestamp dtype's unit.
-inline int64_t in_unit(const Instant& t, TypeId unit) {
-  switch (unit) {
-    case TypeId::TimestampS: return t.seconds;
-    case TypeId::TimestampMs: return t.seconds * 1000 + t.nanos / 1000000;
-    case TypeId::TimestampUs: return t.seconds * 1000000 + t.nanos / 1000;
-    default: return t.seconds * 1000000000 + t.nanos;
-  }
+/// An instant in a timestamp dtype's unit; false where it falls outside int64 (sub-unit digits
+/// are dropped toward the earlier instant).
+inline bool in_unit(const Instant& t, TypeId unit, int64_t& out) {
+  const int64_t per = unit == TypeId::TimestampS ? 1 : unit == TypeId::TimestampMs ? 1000
+                      : unit == TypeId::TimestampUs ? 1000000 : 1000000000;
+  return scaled_sum(t.seconds, per, t.nanos / (1000000000 / per), out);
 }
 
-/// A date or timestamp text (as parse_timestamp, or a bare date at midnight) in `unit`.
+/// A date or timestamp text (as parse_timestamp, or a bare date at midnight) in `unit`; false
+/// where it is neither or falls outside the unit's range.
 inline bool parse_instant(std::string_view s, TypeId unit, int64_t& out) {
   Instant t;
   int32_t day;
-  if (parse_timestamp(s, t)) return out = in_unit(t, unit), true;
-  if (parse_date32(s, day)) return out = in_unit(Instant{int64_t(day) * 86400, 0}, unit), true;
+  if (parse_timestamp(s, t)) return in_unit(t, unit, out);
+  if (parse_date32(s, day)) return in_unit(Instant{int64_t(day) * 86400, 0}, unit, out);
   return false;
 }
 

@@ -50,8 +50,8 @@ Guess guess_field(std::string_view s, const CsvOptions& o) {
   if (parse_float64(s, d)) return Guess::Float;
   if (o.try_parse_dates) {
     if (parse_date32(s, day)) return Guess::Date;
-    Instant t;
-    if (parse_timestamp(s, t)) return Guess::Timestamp;
+    int64_t us;  // the inferred unit; text beyond its range stays text
+    if (parse_instant(s, TypeId::TimestampUs, us)) return Guess::Timestamp;
   }
   return Guess::Utf8;
 }

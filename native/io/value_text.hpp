@@ -34,10 +34,11 @@ inline void put_date(std::string& out, int64_t days) {
 
 /// `value` counts units of 1/per_second s since the epoch; `digits` fraction digits (0: none).
 inline void put_timestamp(std::string& out, int64_t value, int64_t per_second, int digits) {
-  int64_t secs = floor_div_i64(value, per_second);
-  int64_t frac = value - secs * per_second;
-  int64_t days = floor_div_i64(secs, 86400);
-  int64_t rem = secs - days * 86400;
+  // floor_mod, not value - secs * per_second: near INT64_MIN that product overflows.
+  const int64_t secs = floor_div_i64(value, per_second);
+  const int64_t frac = floor_mod_i64(value, per_second);
+  const int64_t days = floor_div_i64(secs, 86400);
+  const int64_t rem = floor_mod_i64(secs, 86400);
   put_date(out, days);
   out.push_back('T');
   put_padded(out, rem / 3600, 2);

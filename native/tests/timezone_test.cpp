@@ -412,6 +412,13 @@ TEST(timezone, from_local_before_1970_and_southern) {
             (std::vector<std::optional<int64_t>>{-19800, std::nullopt, std::nullopt}));
   EXPECT_EQ(read_values<int64_t>(from_local(fixed, *time_zone("UTC"), Ambiguous::Raise, NonExistent::Raise)),
             (std::vector<std::optional<int64_t>>{0, std::nullopt, std::nullopt}));
+  // The int64 ends in nanoseconds: the earliest is before 1677 in Berlin's local mean time (UTC
+  // would be earlier still: null); the latest, in April 2262 (summer time, +2:00), is two hours
+  // earlier in UTC. The sub-second part is taken without overflow (UBSan checks that here).
+  const int64_t berlin_max = INT64_MAX - 7200LL * 1000000000LL;
+  EXPECT_EQ(read_values<int64_t>(from_local(stamps(TypeId::TimestampNs, {INT64_MIN, INT64_MAX}), *time_zone("Europe/Berlin"),
+                                            Ambiguous::Raise, NonExistent::Raise)),
+            (std::vector<std::optional<int64_t>>{std::nullopt, berlin_max}));
 }
 
 TEST(timezone, round_trip_across_sizes) {

@@ -399,7 +399,7 @@ GPUDF_HD inline int64_t format_temporal(const Format& f, TypeId from, int64_t va
     nanos = floor_mod_i64(value, per_sec) * (1000000000 / per_sec);
   }
   const int64_t days = floor_div_i64(secs, 86400);
-  const int64_t sod = secs - days * 86400;
+  const int64_t sod = floor_mod_i64(secs, 86400);  // days * 86400 overflows near INT64_MIN
   const CivilDate c = civil_from_days(days);
   const int64_t hour = sod / 3600, minute = sod / 60 % 60, second = sod % 60;
   const int64_t weekday0 = floor_mod_i64(days + 3, 7);  // 0 = Monday (1970-01-01 was a Thursday)

@@ -58,7 +58,7 @@ GPUDF_HD inline bool to_local_value(const ZoneView& z, int64_t per_sec, int64_t 
 GPUDF_HD inline LocalStatus from_local_value(const ZoneView& z, int64_t per_sec, int64_t v, Ambiguous amb,
                                              NonExistent gap, int64_t& out) {
   const int64_t secs = floor_div_i64(v, per_sec);
-  const int64_t frac = v - secs * per_sec;  // the sub-second part, kept exactly
+  const int64_t frac = floor_mod_i64(v, per_sec);  // the sub-second part, kept exactly
   const LocalInstants r = zone_local_instants(z, secs);
   if (!r.in_range) return LocalStatus::Null;
   if (r.count == 1) return scale_checked(r.earliest, per_sec, frac, out) ? LocalStatus::Ok : LocalStatus::Null;
