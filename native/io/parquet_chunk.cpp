@@ -77,6 +77,7 @@ int64_t read_levels(const uint8_t* p, const uint8_t* end, int64_t n, int max_def
 /// Writes `take` rows of a decoded page (valid values dense in s) at row `row` of out;
 /// `has_nulls`: the page has null rows (its levels are in s.levels).
 void scatter(const ColumnSchema& c, const Scratch& s, bool has_nulls, int64_t take, int64_t row, ChunkOut& out) {
+  if (take == 0) return;  // a page of no rows (its buffers may be empty: no memcpy from null)
   const int max_def = c.max_def;
   auto valid_at = [&](int64_t i) { return !has_nulls || s.levels[size_t(i)] == uint32_t(max_def); };
   if (has_nulls && !out.valid_written) {  // the rows before this page were all valid
